@@ -1,0 +1,27 @@
+"""kemps-sim: a discrete-event simulator and research toolkit for the real-time card game Kemps."""
+
+from __future__ import annotations
+
+from importlib.metadata import PackageNotFoundError, version
+
+from kemps_sim.errors import ConfigError, IllegalMove, KempsError
+from kemps_sim.presets import PRESETS, load_rules, preset_names
+from kemps_sim.rules import Rules
+from kemps_sim.table import TableState
+
+try:
+    __version__ = version("kemps-sim")
+except PackageNotFoundError:  # running from a source tree that is not installed
+    __version__ = "0.0.0+source"
+
+__all__ = [
+    "PRESETS",
+    "ConfigError",
+    "IllegalMove",
+    "KempsError",
+    "Rules",
+    "TableState",
+    "__version__",
+    "load_rules",
+    "preset_names",
+]

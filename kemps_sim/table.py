@@ -1,0 +1,267 @@
+"""The cards on the table in one round: hands, middle, pack and discard, and the moves the rules allow.
+
+Pure Python and numpy, no time: the engine decides *when* a move happens, this module decides *whether* it is
+legal and carries it out. Every refused move raises :class:`IllegalMove` before anything changes, and
+:meth:`TableState.check` verifies conservation (every card in exactly one place) after any change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from itertools import combinations
+
+import numpy as np
+
+from kemps_sim.cards import RANK, deck, hand_text, is_four_of_a_kind
+from kemps_sim.errors import IllegalMove, KempsError
+from kemps_sim.rules import HAND_SIZE, MIDDLE_SIZE, Rules
+
+#: How many times one player may redraw under ``redeal_on_deal`` before the deal is declared broken.
+MAX_REDRAWS = 1000
+
+
+class InvariantError(KempsError, AssertionError):
+    """The table state broke conservation: a bug in whatever changed it, never a user's mistake."""
+
+
+class Refill(StrEnum):
+    """What happened when the dealer tried to refill the middle."""
+
+    DEALT = "dealt"
+    RESHUFFLED = "reshuffled"
+    EXHAUSTED = "exhausted"
+
+
+@dataclass(frozen=True)
+class Redeal:
+    """A player dealt three or four of a kind showed them and drew as many again (``redeal_on_deal``)."""
+
+    seat: int
+    shown: tuple[int, ...]
+    drawn: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Swap:
+    """A legal exchange: ``give`` leaves the hand for the middle, ``take`` leaves the middle for the hand."""
+
+    give: tuple[int, ...]
+    take: tuple[int, ...]
+
+
+class TableState:
+    """Hands, middle, pack (top at the end) and discard of one round, under one set of rules.
+
+    Under ``swap = multi_drop_first`` a swap is two moves, :meth:`drop` then :meth:`pick`; between them the
+    player's hand is short by ``owed[seat]`` cards and the middle is long by as many.
+    """
+
+    __slots__ = ("discard", "hands", "middle", "owed", "pack", "refilling", "rules")
+
+    def __init__(self, rules: Rules, hands: Sequence[Sequence[int]], middle: Sequence[int],
+                 pack: Sequence[int], discard: Sequence[int] = ()) -> None:
+        self.rules = rules
+        self.hands: list[list[int]] = [list(h) for h in hands]
+        self.middle: list[int] = list(middle)
+        self.pack: list[int] = list(pack)
+        self.discard: list[int] = list(discard)
+        self.owed: list[int] = [0] * len(self.hands)
+        self.refilling = False
+        self.check()
+
+    # The deal ---------------------------------------------------------------------------------------------
+    @classmethod
+    def deal(cls, rules: Rules, rng: np.random.Generator, dealer: int = 0) -> tuple[TableState, list[Redeal]]:
+        """Shuffle, deal four cards to every player, apply ``redeal_on_deal``, then deal the middle.
+
+        Players are served starting at the dealer's left (seat ``dealer + 1``); redeals are settled in that
+        order before the middle is dealt.
+        """
+        n = rules.players
+        pack = [int(c) for c in rng.permutation(deck(rules.decks))]
+        order = [(dealer + 1 + i) % n for i in range(n)]
+        hands: list[list[int]] = [[] for _ in range(n)]
+        for _ in range(HAND_SIZE):
+            for seat in order:
+                hands[seat].append(pack.pop())
+        redeals: list[Redeal] = []
+        if rules.redeal_on_deal:
+            for seat in order:
+                redeals.extend(_redraw_until_clean(hands[seat], pack, seat, rng))
+        middle = [pack.pop() for _ in range(MIDDLE_SIZE)]
+        return cls(rules, hands, middle, pack), redeals
+
+    # Queries ----------------------------------------------------------------------------------------------
+    def has_four_of_a_kind(self, seat: int) -> bool:
+        """Whether the seat's hand is four cards of one rank right now."""
+        return is_four_of_a_kind(self.hands[seat])
+
+    def snapshot(self) -> tuple:
+        """An immutable copy of everything, for comparing states (tests, traces)."""
+        return (tuple(map(tuple, self.hands)), tuple(self.middle), tuple(self.pack), tuple(self.discard),
+                tuple(self.owed), self.refilling)
+
+    def legal_swaps(self, seat: int) -> list[Swap]:
+        """Every swap the ``swap`` knob allows the seat now (empty under ``multi_drop_first``)."""
+        if self.rules.swap == "multi_drop_first" or self.refilling:
+            return []
+        sizes = (1,) if self.rules.swap == "one_for_one" else range(1, HAND_SIZE + 1)
+        hand, middle = self.hands[seat], self.middle
+        return [Swap(give, take) for k in sizes
+                for give in combinations(hand, k) for take in combinations(middle, k)]
+
+    def legal_drops(self, seat: int) -> list[tuple[int, ...]]:
+        """Under ``multi_drop_first``: the card sets the seat may put down now."""
+        if self.rules.swap != "multi_drop_first" or self.refilling or self.owed[seat]:
+            return []
+        hand = self.hands[seat]
+        return [give for k in range(1, HAND_SIZE + 1) for give in combinations(hand, k)]
+
+    def legal_picks(self, seat: int) -> list[tuple[int, ...]]:
+        """Under ``multi_drop_first``: the middle card sets the seat may pick up to finish its swap."""
+        k = self.owed[seat]
+        return list(combinations(self.middle, k)) if k else []
+
+    # Moves ------------------------------------------------------------------------------------------------
+    def swap(self, seat: int, give: Sequence[int], take: Sequence[int]) -> None:
+        """Exchange hand cards ``give`` for middle cards ``take``; each given card lands where one was taken."""
+        self._check_seat(seat)
+        if self.rules.swap == "multi_drop_first":
+            raise IllegalMove("swap: under swap = 'multi_drop_first' a swap is drop() then pick()")
+        if self.rules.swap == "one_for_one" and (len(give) != 1 or len(take) != 1):
+            raise IllegalMove(f"swap give={hand_text(give)!r} take={hand_text(take)!r}: under swap = "
+                              "'one_for_one' exactly one card goes each way")
+        if len(give) != len(take) or not give:
+            raise IllegalMove(f"swap give={hand_text(give)!r} take={hand_text(take)!r}: must move as many "
+                              "cards each way, at least one")
+        self._check_refilling("swap")
+        self._check_subset("give", give, self.hands[seat], f"seat {seat}'s hand")
+        self._check_subset("take", take, self.middle, "the middle")
+        hand, middle = self.hands[seat], self.middle
+        for out, into in zip(give, take, strict=True):
+            hand[hand.index(out)] = into
+            middle[middle.index(into)] = out
+
+    def drop(self, seat: int, give: Sequence[int]) -> None:
+        """Under ``multi_drop_first``: put hand cards into the middle, owing as many picks."""
+        self._check_seat(seat)
+        if self.rules.swap != "multi_drop_first":
+            raise IllegalMove(f"drop: only under swap = 'multi_drop_first' (here {self.rules.swap!r})")
+        if self.owed[seat]:
+            raise IllegalMove(f"drop by seat {seat}: it must first pick up the {self.owed[seat]} card(s) owed")
+        if not give:
+            raise IllegalMove(f"drop by seat {seat}: must put down at least one card")
+        self._check_refilling("drop")
+        self._check_subset("give", give, self.hands[seat], f"seat {seat}'s hand")
+        hand = self.hands[seat]
+        for card in give:
+            hand.remove(card)
+        self.middle.extend(give)
+        self.owed[seat] = len(give)
+
+    def pick(self, seat: int, take: Sequence[int]) -> None:
+        """Under ``multi_drop_first``: pick up exactly as many middle cards as were dropped."""
+        self._check_seat(seat)
+        if len(take) != self.owed[seat]:
+            raise IllegalMove(f"pick by seat {seat} of {len(take)} card(s): must pick exactly the "
+                              f"{self.owed[seat]} owed")
+        if not take:
+            raise IllegalMove(f"pick by seat {seat}: nothing is owed")
+        self._check_subset("take", take, self.middle, "the middle")
+        for card in take:
+            self.middle.remove(card)
+        self.hands[seat].extend(take)
+        self.owed[seat] = 0
+
+    def sweep(self) -> None:
+        """Move the middle to the discard pile; the middle is empty until :meth:`refill`."""
+        self._check_refilling("sweep")
+        if any(self.owed):
+            raise IllegalMove("sweep: a player is between drop and pick; the middle cannot be swept")
+        self.discard.extend(self.middle)
+        self.middle.clear()
+        self.refilling = True
+
+    def refill(self, rng: np.random.Generator) -> Refill:
+        """Deal four fresh middle cards; reshuffle the discards or report exhaustion per ``pack_exhausted``.
+
+        On ``EXHAUSTED`` nothing moves: the round is void and the middle stays empty.
+        """
+        if not self.refilling:
+            raise IllegalMove("refill: the middle has not been swept")
+        outcome = Refill.DEALT
+        if len(self.pack) < MIDDLE_SIZE:
+            if (self.rules.pack_exhausted == "void_round"
+                    or len(self.pack) + len(self.discard) < MIDDLE_SIZE):
+                return Refill.EXHAUSTED
+            order = rng.permutation(len(self.discard))
+            self.pack = [self.discard[i] for i in order] + self.pack
+            self.discard = []
+            outcome = Refill.RESHUFFLED
+        self.middle.extend(self.pack.pop() for _ in range(MIDDLE_SIZE))
+        self.refilling = False
+        return outcome
+
+    @property
+    def pack_exhausted(self) -> bool:
+        """Whether the next refill would find the pack empty (and, under ``void_round``, end the round)."""
+        return len(self.pack) < MIDDLE_SIZE
+
+    # Conservation -----------------------------------------------------------------------------------------
+    def check(self) -> None:
+        """Raise :class:`InvariantError` unless every card is in exactly one place and the sizes hold."""
+        everything = [c for h in self.hands for c in h] + self.middle + self.pack + self.discard
+        if sorted(everything) != deck(self.rules.decks):
+            full = deck(self.rules.decks)
+            raise InvariantError(f"conservation broken: {len(everything)} cards placed, {len(full)} in the "
+                                 f"deck, {len(everything) - len(set(everything))} duplicated")
+        if len(self.hands) != self.rules.players:
+            raise InvariantError(f"{len(self.hands)} hands at a table of {self.rules.players}")
+        for seat, hand in enumerate(self.hands):
+            if len(hand) + self.owed[seat] != HAND_SIZE:
+                raise InvariantError(f"seat {seat} holds {len(hand)} cards and owes {self.owed[seat]}")
+        expected = 0 if self.refilling else MIDDLE_SIZE + sum(self.owed)
+        if len(self.middle) != expected:
+            raise InvariantError(f"middle holds {len(self.middle)} cards, expected {expected}")
+
+    # Helpers ----------------------------------------------------------------------------------------------
+    def _check_seat(self, seat: int) -> None:
+        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+            raise IllegalMove(f"seat = {seat!r}: must be a seat from 0 to {self.rules.players - 1}")
+
+    def _check_refilling(self, move: str) -> None:
+        if self.refilling:
+            raise IllegalMove(f"{move}: the middle is being refilled")
+
+    @staticmethod
+    def _check_subset(name: str, chosen: Sequence[int], pool: Sequence[int], where: str) -> None:
+        if len(set(chosen)) != len(chosen):
+            raise IllegalMove(f"{name} = {hand_text(chosen)!r}: names a card twice")
+        missing = [c for c in chosen if c not in pool]
+        if missing:
+            raise IllegalMove(f"{name} = {hand_text(chosen)!r}: {hand_text(missing)} not in {where}")
+
+
+def _redraw_until_clean(hand: list[int], pack: list[int], seat: int,
+                        rng: np.random.Generator) -> list[Redeal]:
+    """Show any three or four of a kind, shuffle them back into the pack and draw as many; repeat."""
+    redeals: list[Redeal] = []
+    for _ in range(MAX_REDRAWS):
+        counts: dict[int, int] = {}
+        for card in hand:
+            counts[RANK[card]] = counts.get(RANK[card], 0) + 1
+        rank = next((r for r, k in counts.items() if k >= 3), None)
+        if rank is None:
+            return redeals
+        shown = tuple(c for c in hand if RANK[c] == rank)
+        for card in shown:
+            hand.remove(card)
+        pack.extend(shown)
+        order = rng.permutation(len(pack))
+        pack[:] = [pack[i] for i in order]
+        drawn = tuple(pack.pop() for _ in shown)
+        hand.extend(drawn)
+        redeals.append(Redeal(seat, shown, drawn))
+    raise InvariantError(f"seat {seat} redrew {MAX_REDRAWS} times without a clean hand")
