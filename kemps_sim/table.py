@@ -228,7 +228,7 @@ class TableState:
 
     # Helpers ----------------------------------------------------------------------------------------------
     def _check_seat(self, seat: int) -> None:
-        if not isinstance(seat, int) or not 0 <= seat < self.rules.players:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.rules.players:
             raise IllegalMove(f"seat = {seat!r}: must be a seat from 0 to {self.rules.players - 1}")
 
     def _check_refilling(self, move: str) -> None:
