@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from kemps_sim.errors import ConfigError, IllegalMove, KempsError
+from kemps_sim.engine import EngineConfig, MatchResult, RoundResult, simulate_match, simulate_round
+from kemps_sim.errors import AgentError, ConfigError, IllegalMove, KempsError
 from kemps_sim.presets import PRESETS, load_rules, preset_names
+from kemps_sim.profiles import PlayerProfile
 from kemps_sim.rules import Rules
 from kemps_sim.table import TableState
 
@@ -16,12 +18,19 @@ except PackageNotFoundError:  # running from a source tree that is not installed
 
 __all__ = [
     "PRESETS",
+    "AgentError",
     "ConfigError",
+    "EngineConfig",
     "IllegalMove",
     "KempsError",
+    "MatchResult",
+    "PlayerProfile",
+    "RoundResult",
     "Rules",
     "TableState",
     "__version__",
     "load_rules",
     "preset_names",
+    "simulate_match",
+    "simulate_round",
 ]

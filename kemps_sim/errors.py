@@ -16,3 +16,10 @@ class ConfigError(KempsError, ValueError):
 
 class IllegalMove(KempsError, ValueError):
     """A move the rules forbid was asked of the table state; the state is left unchanged."""
+
+
+class AgentError(KempsError):
+    """An agent raised, returned something that is not an intent, or asked for a move the rules forbid.
+
+    The message names the agent, its seat, the simulated time and the match seed, so the match can be replayed.
+    """

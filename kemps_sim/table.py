@@ -55,10 +55,11 @@ class TableState:
     """Hands, middle, pack (top at the end) and discard of one round, under one set of rules.
 
     Under ``swap = multi_drop_first`` a swap is two moves, :meth:`drop` then :meth:`pick`; between them the
-    player's hand is short by ``owed[seat]`` cards and the middle is long by as many.
+    player's hand is short by ``owed[seat]`` cards and the middle is long by as many. After a :meth:`sweep` the
+    dealer lays fresh cards one at a time (:meth:`deal_one`); players may swap with those already down.
     """
 
-    __slots__ = ("discard", "hands", "middle", "owed", "pack", "refilling", "rules")
+    __slots__ = ("discard", "hands", "middle", "middle_laid", "owed", "pack", "refilling", "rules")
 
     def __init__(self, rules: Rules, hands: Sequence[Sequence[int]], middle: Sequence[int],
                  pack: Sequence[int], discard: Sequence[int] = ()) -> None:
@@ -69,6 +70,7 @@ class TableState:
         self.discard: list[int] = list(discard)
         self.owed: list[int] = [0] * len(self.hands)
         self.refilling = False
+        self.middle_laid = MIDDLE_SIZE
         self.check()
 
     # The deal ---------------------------------------------------------------------------------------------
@@ -105,7 +107,7 @@ class TableState:
 
     def legal_swaps(self, seat: int) -> list[Swap]:
         """Every swap the ``swap`` knob allows the seat now (empty under ``multi_drop_first``)."""
-        if self.rules.swap == "multi_drop_first" or self.refilling:
+        if self.rules.swap == "multi_drop_first":
             return []
         sizes = (1,) if self.rules.swap == "one_for_one" else range(1, HAND_SIZE + 1)
         hand, middle = self.hands[seat], self.middle
@@ -114,7 +116,7 @@ class TableState:
 
     def legal_drops(self, seat: int) -> list[tuple[int, ...]]:
         """Under ``multi_drop_first``: the card sets the seat may put down now."""
-        if self.rules.swap != "multi_drop_first" or self.refilling or self.owed[seat]:
+        if self.rules.swap != "multi_drop_first" or self.owed[seat]:
             return []
         hand = self.hands[seat]
         return [give for k in range(1, HAND_SIZE + 1) for give in combinations(hand, k)]
@@ -136,7 +138,6 @@ class TableState:
         if len(give) != len(take) or not give:
             raise IllegalMove(f"swap give={hand_text(give)!r} take={hand_text(take)!r}: must move as many "
                               "cards each way, at least one")
-        self._check_refilling("swap")
         self._check_subset("give", give, self.hands[seat], f"seat {seat}'s hand")
         self._check_subset("take", take, self.middle, "the middle")
         hand, middle = self.hands[seat], self.middle
@@ -153,7 +154,6 @@ class TableState:
             raise IllegalMove(f"drop by seat {seat}: it must first pick up the {self.owed[seat]} card(s) owed")
         if not give:
             raise IllegalMove(f"drop by seat {seat}: must put down at least one card")
-        self._check_refilling("drop")
         self._check_subset("give", give, self.hands[seat], f"seat {seat}'s hand")
         hand = self.hands[seat]
         for card in give:
@@ -176,33 +176,53 @@ class TableState:
         self.owed[seat] = 0
 
     def sweep(self) -> None:
-        """Move the middle to the discard pile; the middle is empty until :meth:`refill`."""
+        """Move the middle to the discard pile; the middle stays short until the dealer has laid four again."""
         self._check_refilling("sweep")
         if any(self.owed):
             raise IllegalMove("sweep: a player is between drop and pick; the middle cannot be swept")
         self.discard.extend(self.middle)
         self.middle.clear()
         self.refilling = True
+        self.middle_laid = 0
+
+    def deal_one(self, rng: np.random.Generator) -> Refill:
+        """Lay one fresh middle card, first turning the shuffled discards into the pack if it is empty and the
+        rules allow (``reshuffle_discards``). On ``EXHAUSTED`` nothing moves."""
+        if not self.refilling:
+            raise IllegalMove("deal_one: the middle has not been swept")
+        outcome = Refill.DEALT
+        if not self.pack:
+            if self.rules.pack_exhausted == "void_round" or not self.discard:
+                return Refill.EXHAUSTED
+            self._reshuffle(rng)
+            outcome = Refill.RESHUFFLED
+        self.middle.append(self.pack.pop())
+        self.middle_laid += 1
+        if self.middle_laid == MIDDLE_SIZE:
+            self.refilling = False
+        return outcome
 
     def refill(self, rng: np.random.Generator) -> Refill:
-        """Deal four fresh middle cards; reshuffle the discards or report exhaustion per ``pack_exhausted``.
-
-        On ``EXHAUSTED`` nothing moves: the round is void and the middle stays empty.
-        """
+        """Lay all the fresh middle cards still due; reshuffle the discards or report exhaustion per
+        ``pack_exhausted``. On ``EXHAUSTED`` nothing moves: the round is void and the middle stays short."""
         if not self.refilling:
             raise IllegalMove("refill: the middle has not been swept")
+        due = MIDDLE_SIZE - self.middle_laid
         outcome = Refill.DEALT
-        if len(self.pack) < MIDDLE_SIZE:
-            if (self.rules.pack_exhausted == "void_round"
-                    or len(self.pack) + len(self.discard) < MIDDLE_SIZE):
+        if len(self.pack) < due:
+            if self.rules.pack_exhausted == "void_round" or len(self.pack) + len(self.discard) < due:
                 return Refill.EXHAUSTED
-            order = rng.permutation(len(self.discard))
-            self.pack = [self.discard[i] for i in order] + self.pack
-            self.discard = []
+            self._reshuffle(rng)
             outcome = Refill.RESHUFFLED
-        self.middle.extend(self.pack.pop() for _ in range(MIDDLE_SIZE))
-        self.refilling = False
+        while self.refilling:
+            self.deal_one(rng)
         return outcome
+
+    def _reshuffle(self, rng: np.random.Generator) -> None:
+        """The discards, shuffled, go under what is left of the pack."""
+        order = rng.permutation(len(self.discard))
+        self.pack = [self.discard[i] for i in order] + self.pack
+        self.discard = []
 
     @property
     def pack_exhausted(self) -> bool:
@@ -222,7 +242,10 @@ class TableState:
         for seat, hand in enumerate(self.hands):
             if len(hand) + self.owed[seat] != HAND_SIZE:
                 raise InvariantError(f"seat {seat} holds {len(hand)} cards and owes {self.owed[seat]}")
-        expected = 0 if self.refilling else MIDDLE_SIZE + sum(self.owed)
+        laid = self.middle_laid if self.refilling else MIDDLE_SIZE
+        if not 0 <= laid <= MIDDLE_SIZE:
+            raise InvariantError(f"{laid} fresh middle cards laid, at most {MIDDLE_SIZE} allowed")
+        expected = laid + sum(self.owed)
         if len(self.middle) != expected:
             raise InvariantError(f"middle holds {len(self.middle)} cards, expected {expected}")
 

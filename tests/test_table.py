@@ -38,16 +38,16 @@ def _assert_invariants(state: TableState) -> None:
     state.check()
     if not any(state.owed):
         assert all(len(h) == 4 for h in state.hands)
-    assert len(state.middle) == (0 if state.refilling else 4 + sum(state.owed))
-    assert len(state.pack) % 4 == 0
+    assert len(state.middle) == (state.middle_laid if state.refilling else 4) + sum(state.owed)
+    assert (len(state.pack) + (state.middle_laid if state.refilling else 4)) % 4 == 0
 
 
 # Random legal play ------------------------------------------------------------------------------------------
 def _kinds(state: TableState) -> list[str]:
-    if state.refilling:
-        return ["refill"]
+    if state.refilling and state.middle_laid == 0:
+        return ["refill", "deal_one"]
     n = state.rules.players
-    kinds = []
+    kinds = ["deal_one"] if state.refilling else []
     if state.rules.swap == "multi_drop_first":
         if any(state.legal_drops(s) for s in range(n)):
             kinds.append("drop")
@@ -55,7 +55,7 @@ def _kinds(state: TableState) -> list[str]:
             kinds.append("pick")
     else:
         kinds.append("swap")
-    if not any(state.owed):
+    if not any(state.owed) and not state.refilling:
         kinds.append("sweep")
     return kinds
 
@@ -97,6 +97,19 @@ def _play_one(state: TableState, choose: random.Random, rng: np.random.Generator
     elif kind == "sweep":
         state.sweep()
         assert state.refilling and state.middle == [] and state.discard == discard + middle
+    elif kind == "deal_one":
+        laid = state.middle_laid
+        outcome = state.deal_one(rng)
+        if outcome is Refill.EXHAUSTED:
+            assert state.rules.pack_exhausted == "void_round" and pack == []
+            assert state.snapshot() == before
+            return False
+        assert state.middle_laid == laid + 1 and state.refilling == (laid + 1 < 4)
+        if outcome is Refill.DEALT:
+            assert state.middle == [*middle, pack[-1]] and state.pack == pack[:-1] and state.discard == discard
+        else:
+            assert outcome is Refill.RESHUFFLED and pack == [] and state.discard == []
+            assert sorted([*state.pack, state.middle[-1]]) == sorted(discard)
     else:
         outcome = state.refill(rng)
         if outcome is Refill.EXHAUSTED:
@@ -151,7 +164,7 @@ def _illegal_moves(state: TableState, seat: int, rng: np.random.Generator) -> li
         add(("refill without sweep", lambda: state.refill(rng), "refill: the middle has not been swept"))
     else:
         add(("sweep while refilling", state.sweep, "sweep" + refilling))
-    if any(state.owed):
+    if any(state.owed) and not state.refilling:
         add(("sweep while a player owes", state.sweep, "sweep: a player is between drop and pick"))
 
     if rules.swap != "multi_drop_first":
@@ -170,12 +183,10 @@ def _illegal_moves(state: TableState, seat: int, rng: np.random.Generator) -> li
             as_many = "must move as many cards each way, at least one"
             add(("two for one", lambda: state.swap(seat, hand[:2], [other]), as_many))
             add(("nothing for nothing", lambda: state.swap(seat, [], []), as_many))
-        if state.refilling:
-            add(("swap while refilling", lambda: state.swap(seat, hand[:1], [other]), "swap" + refilling))
-        else:
+        if state.middle:
             add(("give a card not in the hand", lambda: state.swap(seat, [other], middle[:1]), not_in_hand))
             add(("take a card not in the middle", lambda: state.swap(seat, hand[:1], [other]), not_in_middle))
-            if rules.swap == "multi":
+            if rules.swap == "multi" and len(middle) >= 2:
                 add(("give the same card twice", lambda: state.swap(seat, hand[:1] * 2, middle[:2]), twice))
                 add(("take the same card twice", lambda: state.swap(seat, hand[:2], middle[:1] * 2), twice))
         return cases
@@ -198,9 +209,7 @@ def _illegal_moves(state: TableState, seat: int, rng: np.random.Generator) -> li
     add(("pick with nothing owed", lambda: state.pick(seat, []), rf"pick by seat {seat}: nothing is owed"))
     add(("pick of one with nothing owed", lambda: state.pick(seat, middle[:1] or [other]),
          rf"pick by seat {seat} of 1 card\(s\): must pick exactly the 0 owed"))
-    if state.refilling:
-        add(("drop while refilling", lambda: state.drop(seat, hand[:1]), "drop" + refilling))
-    else:
+    if state.middle:
         add(("drop nothing", lambda: state.drop(seat, []),
              rf"drop by seat {seat}: must put down at least one"))
         add(("drop a card not in the hand", lambda: state.drop(seat, [hand[0], other]), not_in_hand))
@@ -255,11 +264,15 @@ def test_legal_swap_count_is_16_for_one_for_one_and_69_for_multi(preset):
                 assert sum(len(s.give) == k for s in swaps) == comb(4, k) ** 2
 
 
-def test_no_legal_swaps_or_drops_while_the_middle_is_refilled():
+def test_swaps_while_the_middle_is_refilled_use_only_the_cards_laid_so_far():
     for preset in PRESETS:
-        state, _ = _deal(preset, 4, seed=1)
+        state, rng = _deal(preset, 4, seed=1)
         state.sweep()
-        assert all(state.legal_swaps(s) == [] and state.legal_drops(s) == [] for s in range(4))
+        assert all(state.legal_swaps(s) == [] for s in range(4))
+        assert state.deal_one(rng) is Refill.DEALT and state.refilling and len(state.middle) == 1
+        if state.rules.swap == "one_for_one" or state.rules.swap == "multi":
+            assert len(state.legal_swaps(0)) == 4
+        state.check()
 
 
 @pytest.mark.parametrize(("i", "j"), [(0, 0), (1, 3), (3, 2), (2, 1)])
@@ -457,6 +470,7 @@ def _extra_seat(s: TableState) -> None:
 
 def _false_refilling(s: TableState) -> None:
     s.refilling = True
+    s.middle_laid = 0
 
 
 @pytest.mark.parametrize(("corrupt", "message"), [

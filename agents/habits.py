@@ -1,0 +1,75 @@
+"""Small pieces of behaviour the built-in agents share: noticing the partner's signal, passing on a middle,
+saying it has stalled after a while, and signalling while holding four of a kind."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from kemps_sim.cards import RANK
+from kemps_sim.intents import Gesture, Intent, SayStalled, Wait
+from kemps_sim.observation import Observation
+
+
+class RoundMemory:
+    """What an agent tracks within a round: percepts already read, when the middle last changed, its signals."""
+
+    def __init__(self) -> None:
+        self.round = -1
+        self.percepts_read = 0
+        self.version = -1
+        self.version_since = 0.0
+        self.stalled_version = -1
+        self.last_signal = float("-inf")
+        self.patience = 0.0
+
+    def refresh(self, obs: Observation, patience: float, rng: np.random.Generator) -> None:
+        """Reset at a new round; note when the current middle first appeared and how long to wait on it.
+
+        The wait before saying "stalled" is drawn anew for every middle (uniform from half to one and a half
+        times ``patience``), so that one player says it first and the others hear it, as at a real table.
+        """
+        if obs.round_index != self.round:
+            self.__init__()  # type: ignore[misc]
+            self.round = obs.round_index
+        if obs.middle_version != self.version:
+            self.version = obs.middle_version
+            self.version_since = obs.now
+            self.patience = patience * (0.5 + rng.random())
+
+    def partner_signalled(self, obs: Observation) -> bool:
+        """Whether a new percept shows the partner making the pair's signal."""
+        percepts = obs.percepts
+        if len(percepts) == self.percepts_read:
+            return False
+        partner, signal = obs.partner, obs.signal
+        seen = any(p.gesturer == partner and p.gesture == signal for p in percepts[self.percepts_read:])
+        self.percepts_read = len(percepts)
+        return seen
+
+    def signal_or_wait(self, obs: Observation, resignal: float) -> Intent:
+        """Holding four of a kind: give the signal, and again every ``resignal`` seconds until a call."""
+        if obs.now - self.last_signal >= resignal:
+            self.last_signal = obs.now
+            return Gesture(obs.signal)
+        return Wait(timeout=max(resignal - (obs.now - self.last_signal), 0.05))
+
+    def idle(self, obs: Observation) -> Intent:
+        """Want nothing in the middle: pass, and say "stalled" once it has sat unchanged for the drawn patience.
+
+        Anything that could make saying it again worthwhile (a sweep, an objection) wakes the seat anyway.
+        """
+        mode = obs.rules.fresh_middle
+        if mode == "nobody_wants" or (mode == "dealer_decides" and obs.seat != obs.dealer):
+            return Wait()
+        if obs.refilling or obs.stall_pending_until is not None or self.stalled_version == obs.middle_version:
+            return Wait()
+        waited = obs.now - self.version_since
+        if waited >= self.patience:
+            self.stalled_version = obs.middle_version
+            return SayStalled()
+        return Wait(timeout=self.patience - waited)
+
+
+def holds_four(hand: tuple[int, ...]) -> bool:
+    """Four cards of one rank."""
+    return len(hand) == 4 and RANK[hand[0]] == RANK[hand[1]] == RANK[hand[2]] == RANK[hand[3]]

@@ -1,0 +1,53 @@
+"""``random``: the baseline. Swaps random cards at random moments; signals when it happens to hold four of a
+kind and calls Kemps when it notices its partner's signal, so that a table of them still plays real rounds."""
+
+from __future__ import annotations
+
+from agents.habits import RoundMemory, holds_four
+from kemps_sim.agent import BaseAgent
+from kemps_sim.errors import ConfigError
+from kemps_sim.intents import CallKemps, Intent, Swap
+from kemps_sim.observation import Observation
+from kemps_sim.perception import Percept
+
+
+class RandomAgent(BaseAgent):
+    """Legal random play: each decision swaps with probability ``p_swap`` (one to ``max_cards`` cards)."""
+
+    name = "random"
+    description = "legal random swaps; signals four of a kind and calls on the partner's signal (baseline)"
+
+    def __init__(self, p_swap: float = 0.5, max_cards: int = 1, patience: float = 2.0, resignal: float = 3.0):
+        if not 0.0 <= p_swap <= 1.0:
+            raise ConfigError(f"random.p_swap = {p_swap!r}: must be a probability from 0 to 1")
+        if not 1 <= max_cards <= 4:
+            raise ConfigError(f"random.max_cards = {max_cards!r}: must be a whole number from 1 to 4")
+        self.p_swap = p_swap
+        self.max_cards = max_cards
+        self.patience = patience
+        self.resignal = resignal
+        self.memory = RoundMemory()
+
+    def decide(self, obs: Observation) -> Intent:
+        memory = self.memory
+        memory.refresh(obs, self.patience, self.rng)
+        rng = self.rng
+        middle, hand = obs.middle, obs.hand
+        if obs.owed:
+            picks = rng.choice(len(middle), size=obs.owed, replace=False)
+            return Swap((), tuple(middle[i] for i in sorted(picks)))
+        if memory.partner_signalled(obs):
+            return CallKemps()
+        if holds_four(hand):
+            return memory.signal_or_wait(obs, self.resignal)
+        if middle and rng.random() < self.p_swap:
+            most = 1 if obs.rules.swap == "one_for_one" else self.max_cards
+            k = int(rng.integers(1, most + 1))
+            give = rng.choice(len(hand), size=k, replace=False)
+            take = rng.choice(len(middle), size=k, replace=False)
+            return Swap(tuple(hand[i] for i in sorted(give)), tuple(middle[i] for i in sorted(take)))
+        return memory.idle(obs)
+
+    def wakes_on(self, percept: Percept, obs: Observation) -> bool:
+        """Only the partner making the pair's signal is worth waking for."""
+        return percept.gesturer == obs.partner and percept.gesture == obs.signal

@@ -1,0 +1,85 @@
+"""The agent boundary: the protocol every policy implements, and a base class with sensible defaults.
+
+An agent sees only its :class:`~kemps_sim.observation.Observation` and answers with an intent
+(:mod:`kemps_sim.intents`). Hyperparameters are stored as given in ``__init__`` (the scikit-learn rule), so a
+sweep can read them with :meth:`BaseAgent.get_params` and build a varied copy with :meth:`BaseAgent.clone`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from kemps_sim.intents import Intent
+from kemps_sim.observation import Observation
+from kemps_sim.perception import Percept
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A policy for one seat. The engine makes a fresh one per seat per match (from a factory)."""
+
+    name: str
+
+    def start_match(self, seat: int, players: int, rng: np.random.Generator) -> None:
+        """Called once before the first deal with the seat, the table size and the agent's own generator."""
+
+    def choose_signal(self, obs: Observation) -> str:
+        """Between rounds, asked of one partner of each pair: the gesture the pair uses as its signal next."""
+
+    def decide(self, obs: Observation) -> Intent:
+        """The next intent, given what the seat sees now."""
+
+    def wakes_on(self, percept: Percept, obs: Observation) -> bool:
+        """Whether a new percept should wake a waiting seat (it joins ``obs.percepts`` either way)."""
+
+
+class BaseAgent:
+    """Defaults for the optional parts of the protocol; subclasses implement :meth:`decide`."""
+
+    name = "base"
+
+    def start_match(self, seat: int, players: int, rng: np.random.Generator) -> None:
+        self.seat = seat
+        self.players = players
+        self.rng = rng
+
+    #: The signal a pair starts with unless its policy chooses otherwise: a small, natural hand-to-face gesture.
+    default_signal = "ear"
+
+    def choose_signal(self, obs: Observation) -> str:
+        """Keep the signal used so far; in the first round take ``default_signal`` (or the first allowed)."""
+        if obs.signal:
+            return obs.signal
+        allowed = obs.signals_allowed
+        return self.default_signal if self.default_signal in allowed else allowed[0]
+
+    def decide(self, obs: Observation) -> Intent:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def wakes_on(self, percept: Percept, obs: Observation) -> bool:
+        """Every percept wakes the seat unless a policy says which ones matter to it (a cheap test: it saves a
+        reaction and a decision for every fidget the policy would ignore)."""
+        return True
+
+    # scikit-learn style parameters ----------------------------------------------------------------------------
+    @classmethod
+    def param_names(cls) -> tuple[str, ...]:
+        """The hyperparameters ``__init__`` takes, in order."""
+        sig = inspect.signature(cls.__init__)
+        plain = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+        return tuple(name for name, p in sig.parameters.items() if name != "self" and p.kind in plain)
+
+    def get_params(self) -> dict[str, Any]:
+        """The hyperparameters as given to ``__init__``."""
+        return {name: getattr(self, name) for name in self.param_names()}
+
+    def clone(self, **changes: Any) -> BaseAgent:
+        """A fresh agent of the same class with the same hyperparameters, some changed."""
+        return type(self)(**{**self.get_params(), **changes})
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{self.name}({params})"

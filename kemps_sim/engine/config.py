@@ -1,0 +1,48 @@
+"""Engine settings that are not rules of the game: table timings, liveness caps and strictness."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields
+from typing import Any
+
+from kemps_sim.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """How the engine runs a match; every field is validated and has a documented default.
+
+    Table timings are estimates (no source measures them): a sweep and a deal of four face-up cards by hand.
+    """
+
+    max_round_seconds: float = 600.0  # liveness: a round still running after this simulated time ends as timeout
+    max_rounds: int = 200  # liveness: a match still running after this many rounds ends unfinished
+    objection_window: float = 1.5  # seconds after "stalled" during which anyone may object (004: "if nobody objects")
+    sweep_time: float = 0.8  # seconds the dealer's hands need to gather the middle (estimate)
+    deal_time: float = 1.6  # seconds to deal four fresh middle cards face up (estimate, ~0.4 s a card)
+    strict: bool = False  # check the conservation invariant after every change of the table (tests use it)
+    fidgets: bool = True  # simulate natural fidgets (turn off only to isolate a mechanism in a study)
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool":
+                if not isinstance(value, bool):
+                    raise ConfigError(f"engine.{f.name} = {value!r}: must be true or false")
+            elif f.type == "int":
+                if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                    raise ConfigError(f"engine.{f.name} = {value!r}: must be a whole number >= 1")
+            elif (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
+                  or value < 0 or (f.name == "max_round_seconds" and value <= 0)):
+                raise ConfigError(f"engine.{f.name} = {value!r}: must be a finite number of seconds"
+                                  + (" > 0" if f.name == "max_round_seconds" else " >= 0"))
+
+    @classmethod
+    def from_mapping(cls, data: dict[str, Any]) -> EngineConfig:
+        """Settings from a mapping; an unknown name is refused with the list of known ones."""
+        known = [f.name for f in fields(cls)]
+        for key in data:
+            if key not in known:
+                raise ConfigError(f"engine.{key}: unknown engine setting; allowed: {', '.join(known)}")
+        return cls(**data)

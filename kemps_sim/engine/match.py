@@ -1,0 +1,189 @@
+"""A whole match as a pure function of (rules, lineup, profiles, seed): rounds until a pair has lost or won.
+
+All randomness comes from one :class:`numpy.random.SeedSequence` root spawned into independent streams: the
+table (deals, exact ties, dealer choice), every agent, and every seat's human timings, perception and fidgets.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from kemps_sim.engine.config import EngineConfig
+from kemps_sim.engine.round import RoundResult, RoundSim
+from kemps_sim.engine.seat import SeatKit
+from kemps_sim.errors import AgentError, ConfigError
+from kemps_sim.gestures import DEFAULT_REPERTOIRE, Repertoire
+from kemps_sim.lineup import LineupLike, resolve_lineup
+from kemps_sim.observation import Observation, PublicTable
+from kemps_sim.presets import load_rules
+from kemps_sim.profiles import PlayerProfile
+from kemps_sim.rules import Rules
+from kemps_sim.scoring import Outcome, Standings, match_over, ranking, winners
+
+ProfilesLike = PlayerProfile | Mapping[str, Any] | Sequence[PlayerProfile | Mapping[str, Any]] | None
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The final standings, the ranking of the pairs, every round and its trace, and what produced them."""
+
+    rules: Rules
+    seed: int
+    agents: tuple[str, ...]
+    standings: Standings
+    ranking: tuple[int, ...]
+    winners: tuple[int, ...]
+    rounds: tuple[RoundResult, ...]
+    end_reason: str  # "match_over" or "round_cap"
+
+    @property
+    def events(self) -> int:
+        """How many trace events the match produced."""
+        return sum(len(r.trace) for r in self.rounds)
+
+    def pairs_table(self):  # -> pandas.DataFrame
+        """One row per pair (see :mod:`kemps_sim.records`)."""
+        from kemps_sim.records import pairs_table
+
+        return pairs_table(self)
+
+    def rounds_table(self):  # -> pandas.DataFrame
+        """One row per round (see :mod:`kemps_sim.records`)."""
+        from kemps_sim.records import rounds_table
+
+        return rounds_table(self)
+
+    def calls_table(self):  # -> pandas.DataFrame
+        """One row per call heard (see :mod:`kemps_sim.records`)."""
+        from kemps_sim.records import calls_table
+
+        return calls_table(self)
+
+
+def resolve_profiles(profiles: ProfilesLike, players: int) -> tuple[PlayerProfile, ...]:
+    """One profile per seat from one profile (everyone), one per pair, or one per seat."""
+    if profiles is None:
+        return (PlayerProfile(),) * players
+    if isinstance(profiles, PlayerProfile | Mapping):
+        return (PlayerProfile.from_mapping(profiles),) * players
+    items = [PlayerProfile.from_mapping(p, f"profiles[{i}]") for i, p in enumerate(profiles)]
+    if len(items) == players:
+        return tuple(items)
+    if len(items) == players // 2:
+        return tuple(items[s % (players // 2)] for s in range(players))
+    if len(items) == 1:
+        return tuple(items) * players
+    raise ConfigError(f"profiles: {len(items)} given for {players} players; give 1, {players // 2} (one per pair) "
+                      f"or {players} (one per seat)")
+
+
+def _setup(rules: Rules | str | Mapping[str, Any] | None, lineup: LineupLike, profiles: ProfilesLike, seed: int,
+           repertoire: Repertoire) -> tuple[Rules, int, list[str], np.random.Generator, list[SeatKit]]:
+    """Rules, the table's generator and one kit per seat, all spawned from the one seed."""
+    rules = rules if isinstance(rules, Rules) else load_rules(rules)
+    if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+        raise ConfigError(f"seed = {seed!r}: must be a whole number >= 0")
+    seed = int(seed)
+    n = rules.players
+    seats = resolve_lineup(lineup, n)
+    seat_profiles = resolve_profiles(profiles, n)
+    table_ss, agents_ss, kits_ss = np.random.SeedSequence(seed).spawn(3)
+    kits = []
+    for seat, ((name, factory), agent_seed, kit_seed) in enumerate(
+            zip(seats, agents_ss.spawn(n), kits_ss.spawn(n), strict=True)):
+        agent = factory()
+        agent.start_match(seat, n, np.random.default_rng(agent_seed))
+        kits.append(SeatKit.build(seat, agent, name, seat_profiles[seat], n, repertoire,
+                                  rules.signal_modality == "silent", kit_seed))
+    return rules, seed, [name for name, _ in seats], np.random.default_rng(table_ss), kits
+
+
+def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup: LineupLike = "collector",
+                   profiles: ProfilesLike = None, seed: int = 0, *, config: EngineConfig | None = None,
+                   repertoire: Repertoire = DEFAULT_REPERTOIRE) -> MatchResult:
+    """Play one match and return its result. Same arguments and seed, same result, always."""
+    config = config or EngineConfig()
+    rules, seed, names, rng, kits = _setup(rules, lineup, profiles, seed, repertoire)
+    n = rules.players
+    standings = Standings.start(rules)
+    dealer = int(rng.integers(n)) if rules.dealer_rotation == "random" else 0
+    signals: tuple[str, ...] = ()
+    last_public: PublicTable | None = None
+    rounds: list[RoundResult] = []
+    allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
+    while not match_over(rules, standings) and len(rounds) < config.max_rounds:
+        signals = _choose_signals(rules, kits, signals, last_public, allowed, standings, len(rounds), seed)
+        sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, rng=rng, dealer=dealer,
+                       signals=signals, standings=standings, round_index=len(rounds), seed=seed)
+        result = sim.run()
+        decided = result.outcome not in (Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT)
+        standings = result.standings.finish_round(decided)
+        rounds.append(dataclasses.replace(result, standings=standings))
+        last_public = sim.public
+        dealer = _next_dealer(rules, dealer, decided, rng)
+    end_reason = "match_over" if match_over(rules, standings) else "round_cap"
+    return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), winners(rules, standings),
+                       tuple(rounds), end_reason)
+
+
+def simulate_round(rules: Rules | str | Mapping[str, Any] | None = None, lineup: LineupLike = "collector",
+                   profiles: ProfilesLike = None, seed: int = 0, *, dealer: int = 0,
+                   signals: Sequence[str] | None = None, config: EngineConfig | None = None,
+                   repertoire: Repertoire = DEFAULT_REPERTOIRE) -> RoundResult:
+    """Play one round from fresh standings: the unit for studying a single mechanism (a race, a percept)."""
+    config = config or EngineConfig()
+    rules, seed, _, rng, kits = _setup(rules, lineup, profiles, seed, repertoire)
+    if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
+        raise ConfigError(f"dealer = {dealer!r}: must be a seat from 0 to {rules.players - 1}")
+    standings = Standings.start(rules)
+    allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
+    if signals is None:
+        chosen = _choose_signals(rules, kits, (), None, allowed, standings, 0, seed)
+    else:
+        chosen = tuple(signals)
+        if len(chosen) != rules.pairs or any(s not in allowed for s in chosen):
+            raise ConfigError(f"signals = {chosen!r}: give one per pair ({rules.pairs}), each one of "
+                              + ", ".join(allowed))
+    sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, rng=rng, dealer=dealer,
+                   signals=chosen, standings=standings, round_index=0, seed=seed)
+    return sim.run()
+
+
+def _next_dealer(rules: Rules, dealer: int, decided: bool, rng: np.random.Generator) -> int:
+    """The same dealer deals again after a void round; otherwise ``dealer_rotation`` decides."""
+    if not decided or rules.dealer_rotation == "same":
+        return dealer
+    if rules.dealer_rotation == "left":
+        return (dealer + 1) % rules.players
+    return int(rng.integers(rules.players))
+
+
+def _choose_signals(rules: Rules, kits: Sequence[SeatKit], previous: tuple[str, ...],
+                    last_public: PublicTable | None, allowed: tuple[str, ...], standings: Standings,
+                    round_index: int, seed: int) -> tuple[str, ...]:
+    """Each pair's signal for the next round, chosen by the pair's first seat, who tells the partner."""
+    pairs = rules.pairs
+    public = last_public or PublicTable(rules=rules, dealer=0, round_index=round_index, signals_allowed=allowed,
+                                        middle=[], standings_letters=standings.letters,
+                                        standings_points=standings.points)
+    chosen = []
+    for pair in range(pairs):
+        kit = kits[pair]
+        current = previous[pair] if previous else ""
+        view = Observation(pair, public, [], [0] * rules.players, [], set(), current, kit.memory, [])
+        try:
+            signal = kit.agent.choose_signal(view)
+        except Exception as exc:
+            raise AgentError(f"agent {kit.agent_name} at seat {pair}, before round {round_index}, seed {seed}: "
+                             f"choose_signal() raised {type(exc).__name__}: {exc}") from exc
+        if signal not in allowed:
+            raise AgentError(f"agent {kit.agent_name} at seat {pair}, before round {round_index}, seed {seed}: "
+                             f"choose_signal() returned {signal!r}; allowed under signal_modality = "
+                             f"{rules.signal_modality!r}: {', '.join(allowed)}")
+        chosen.append(signal)
+    return tuple(chosen)

@@ -1,0 +1,149 @@
+"""Fresh middles: when the dealer sweeps the four middle cards and deals four new ones, under each
+``fresh_middle`` knob, and what an empty pack does (``pack_exhausted``).
+
+- ``nobody_wants``: swept once every player has waited on the same middle.
+- ``stall_call``: a player says "stalled"; unless someone objects within the window, the dealer sweeps. Play
+  goes on during the window and during the sweep.
+- ``all_agree``: swept once every player has said "stalled" on the same middle.
+- ``dealer_decides``: swept when the dealer says so.
+
+The sweep and the deal are work for the dealer's hands; with ``dealer_busy`` the dealer cannot swap meanwhile
+(nor gesture or call: the dealer's attention is on the cards). Fresh cards are laid one at a time, and the other
+players may take each as soon as it lands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator
+from typing import TYPE_CHECKING, Any
+
+import simpy
+
+from kemps_sim.rules import MIDDLE_SIZE
+from kemps_sim.scoring import Outcome
+from kemps_sim.table import Refill
+from kemps_sim.trace import Objected, Refilled, StallSaid, Swept
+
+if TYPE_CHECKING:
+    from kemps_sim.engine.round import RoundSim
+
+
+class FreshMiddle:
+    """Decides when the middle is swept and does the sweeping and dealing in simulated time."""
+
+    def __init__(self, sim: RoundSim) -> None:
+        self.sim = sim
+        self.rules = sim.rules
+        self.jobs_for_dealer: list[str] = []
+        self.sweep_due = False
+        self.stall_token = 0
+        self.votes = [-1] * sim.rules.players
+        self.picks_done: simpy.Event | None = None
+
+    # Triggers -------------------------------------------------------------------------------------------------
+    def player_passed(self) -> None:
+        """Under ``nobody_wants``: sweep once every seat has waited on the current middle."""
+        sim = self.sim
+        if self.rules.fresh_middle != "nobody_wants" or self.sweep_due or sim.public.refilling:
+            return
+        version = sim.public.middle_version
+        if all(p == version for p in sim.passed) and not any(sim.table.owed):
+            self._due("nobody_wants")
+
+    def stall_said(self, seat: int) -> None:
+        """A seat said "stalled" (or voted for a fresh middle)."""
+        sim = self.sim
+        now = sim.env.now
+        sim._record_public(StallSaid(now, seat))
+        mode = self.rules.fresh_middle
+        if self.sweep_due or sim.public.refilling:
+            return
+        if mode == "stall_call":
+            if sim.public.stall_pending_until is None:
+                self.stall_token += 1
+                token = self.stall_token
+                sim.public.stall_pending_until = now + sim.config.objection_window
+                timer = sim.env.timeout(sim.config.objection_window)
+                timer.callbacks.append(lambda _: self._window_closed(token))
+                sim.wake_all()
+        elif mode == "all_agree":
+            self.votes[seat] = sim.public.middle_version
+            sim.public.stall_votes = sum(v == sim.public.middle_version for v in self.votes)
+            if sim.public.stall_votes == self.rules.players:
+                self._due("all_agree")
+            else:
+                sim.wake_all()
+        elif mode == "dealer_decides" and seat == sim.dealer:
+            self._due("dealer_decides")
+
+    def objection(self, seat: int) -> None:
+        """A seat objected: a pending stall is withdrawn."""
+        sim = self.sim
+        sim._record_public(Objected(sim.env.now, seat))
+        if sim.public.stall_pending_until is not None:
+            sim.public.stall_pending_until = None
+            self.stall_token += 1
+            sim.wake_all()
+
+    def picked(self) -> None:
+        """A seat finished a drop-first swap; a sweep waiting for it may go ahead."""
+        if self.picks_done is not None and not any(self.sim.table.owed):
+            self.picks_done.succeed()
+            self.picks_done = None
+
+    def _window_closed(self, token: int) -> None:
+        sim = self.sim
+        if sim.over or token != self.stall_token:
+            return
+        sim.public.stall_pending_until = None
+        self._due("stall_call")
+
+    # The dealer's work ----------------------------------------------------------------------------------------
+    def _due(self, reason: str) -> None:
+        sim = self.sim
+        if self.rules.pack_exhausted == "void_round" and sim.table.pack_exhausted:
+            sim.end(Outcome.VOID_PACK_EXHAUSTED)
+            return
+        self.sweep_due = True
+        if self.rules.dealer_busy:
+            self.jobs_for_dealer.append(reason)
+            sim.wake(sim.dealer)
+        else:
+            sim.env.process(self._sweep_and_deal(reason))
+
+    def dealer_work(self) -> Generator[simpy.Event, Any, None]:
+        """Run from the dealer's own process under ``dealer_busy``: the hands are taken meanwhile."""
+        reason = self.jobs_for_dealer.pop(0)
+        yield from self._sweep_and_deal(reason)
+
+    def _sweep_and_deal(self, reason: str) -> Generator[simpy.Event, Any, None]:
+        sim = self.sim
+        env, table, public = sim.env, sim.table, sim.public
+        yield env.timeout(sim.config.sweep_time)
+        while any(table.owed) and not sim.over:
+            self.picks_done = env.event()
+            yield self.picks_done
+        if sim.over:
+            return
+        swept = tuple(table.middle)
+        table.sweep()
+        public.refilling = True
+        public.stall_votes = 0
+        sim._record_public(Swept(env.now, sim.dealer, swept, reason))
+        sim.middle_changed(wake=False)
+        reshuffled = False
+        laid: list[int] = []
+        for _ in range(MIDDLE_SIZE):
+            yield env.timeout(sim.config.deal_time / MIDDLE_SIZE)
+            if sim.over:
+                return
+            result = table.deal_one(sim.rng)
+            if result is Refill.EXHAUSTED:
+                sim.end(Outcome.VOID_PACK_EXHAUSTED)
+                return
+            reshuffled = reshuffled or result is Refill.RESHUFFLED
+            laid.append(table.middle[-1])
+            public.refilling = table.refilling
+            sim.middle_changed()
+        self.sweep_due = False
+        sim._record_public(Refilled(env.now, sim.dealer, tuple(laid), reshuffled))

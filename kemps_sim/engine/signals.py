@@ -1,0 +1,77 @@
+"""Gestures in the round: deliberate ones from intents, natural fidgets from each seat's Poisson stream, and the
+percepts they cause in every other seat after a perception latency.
+
+Gaze is sampled lazily, per observer, at the moment a gesture happens; the observer gets a percept only when
+signal detection says "deliberate" (equal-variance SDT with the observer's d' and criterion).
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from typing import TYPE_CHECKING
+
+import simpy
+
+from kemps_sim.gestures import Repertoire
+from kemps_sim.perception import OPPONENT, PARTNER, Percept
+from kemps_sim.trace import Gestured, Perceived
+
+if TYPE_CHECKING:
+    from kemps_sim.engine.round import RoundSim
+
+
+class SignalChannel:
+    """Turns gestures into trace events and delayed percepts for the observers."""
+
+    def __init__(self, sim: RoundSim, repertoire: Repertoire) -> None:
+        self.sim = sim
+        self.repertoire = repertoire
+        n = sim.rules.players
+        half = n // 2
+        #: relation[observer][gesturer]
+        self.relation = [[PARTNER if (o - g) % n == half else OPPONENT for g in range(n)] for o in range(n)]
+
+    def start_fidgets(self, seat: int) -> None:
+        """Start the seat's natural gestures: one Poisson stream, the type drawn per event.
+
+        Each fidget is a bare timeout with a callback (no process to resume), as they are the commonest events.
+        """
+        self._schedule_fidget(seat)
+
+    def _schedule_fidget(self, seat: int) -> None:
+        gap = self.sim.kits[seat].fidgets.next_gap()
+        if gap != float("inf"):
+            self.sim.env.timeout(gap).callbacks.append(partial(self._fidget, seat))
+
+    def _fidget(self, seat: int, _: simpy.Event) -> None:
+        if self.sim.over:
+            return
+        self.gesture(seat, self.sim.kits[seat].fidgets.next_kind(), deliberate=False)
+        self._schedule_fidget(seat)
+
+    def gesture(self, seat: int, name: str, deliberate: bool) -> None:
+        """A gesture happens now: record it and let every other seat perhaps perceive it."""
+        sim = self.sim
+        now = sim.env.now
+        gesture = self.repertoire[name]
+        sim.trace.append(Gestured(now, seat, name, deliberate, sim.holding[seat]))
+        relation = self.relation
+        reaching = sim.reaching
+        for observer, kit in enumerate(sim.kits):
+            if observer == seat:
+                continue
+            percept = kit.perceiver.perceive(gesture, deliberate, relation[observer][seat], reaching[observer],
+                                             seat, now)
+            if percept is not None:
+                timer = sim.env.timeout(kit.latency())
+                timer.callbacks.append(partial(self._deliver, observer, percept, deliberate))
+
+    def _deliver(self, observer: int, percept: Percept, deliberate: bool, _: simpy.Event) -> None:
+        sim = self.sim
+        if sim.over:
+            return
+        sim.percepts[observer].append(percept)
+        sim.trace.append(Perceived(sim.env.now, observer, percept.gesturer, percept.gesture, percept.evidence,
+                                   percept.gaze, percept.time, deliberate))
+        if sim.waiting[observer] is not None and sim.kits[observer].wakes_on(percept, sim.observations[observer]):
+            sim.wake(observer)

@@ -1,0 +1,151 @@
+"""Match results reduced to tidy pandas tables: one row per pair, per round, per call (and per event on request).
+
+Every row carries the match ``seed`` so that it can be replayed alone. The trace stays plain tuples during play;
+this module is the one place it becomes DataFrames.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from kemps_sim.trace import CallHeard, Gestured, HandFour, Perceived, RaceLost, Refilled, StallSaid, Swapped, Swept
+
+if TYPE_CHECKING:
+    from kemps_sim.engine.match import MatchResult
+
+NAN = math.nan
+
+
+def pairs_table(result: MatchResult) -> pd.DataFrame:
+    """One row per pair: its seats and agents, final letters, points and rounds won, rank and whether it won."""
+    rules, standings = result.rules, result.standings
+    rows = []
+    for pair in range(rules.pairs):
+        seats = (pair, pair + rules.pairs)
+        rows.append({
+            "seed": result.seed, "pair": pair, "seats": f"{seats[0]},{seats[1]}",
+            "agents": " + ".join(dict.fromkeys(result.agents[s] for s in seats)),
+            "letters": standings.letters[pair], "points": standings.points[pair],
+            "rounds_won": standings.rounds_won[pair], "rank": result.ranking[pair],
+            "won": pair in result.winners, "win_share": 1.0 / len(result.winners) if pair in result.winners else 0.0,
+            "rounds": len(result.rounds), "end_reason": result.end_reason,
+        })
+    return pd.DataFrame(rows)
+
+
+def rounds_table(result: MatchResult) -> pd.DataFrame:
+    """One row per round: how it ended, how long it took, and counts of what happened in it."""
+    rows = []
+    for rnd in result.rounds:
+        counts = {name: 0 for name in ("swaps", "races_lost", "sweeps", "reshuffles", "signals", "fidgets",
+                                       "percepts", "stalls", "calls")}
+        deciding: CallHeard | None = None
+        for event in rnd.trace:
+            kind = type(event)
+            if kind is Swapped:
+                counts["swaps"] += 1
+            elif kind is RaceLost:
+                counts["races_lost"] += 1
+            elif kind is Swept:
+                counts["sweeps"] += 1
+            elif kind is Refilled:
+                counts["reshuffles"] += event.reshuffled
+            elif kind is Gestured:
+                counts["signals" if event.deliberate else "fidgets"] += 1
+            elif kind is Perceived:
+                counts["percepts"] += 1
+            elif kind is StallSaid:
+                counts["stalls"] += 1
+            elif kind is CallHeard:
+                counts["calls"] += 1
+                if event.ends_round:
+                    deciding = event
+        pairs = result.rules.pairs
+        rows.append({
+            "seed": result.seed, "round": rnd.index, "dealer": rnd.dealer, "outcome": rnd.outcome.value,
+            "duration": rnd.end_time, **counts,
+            "caller": deciding.seat if deciding else -1,
+            "caller_pair": deciding.seat % pairs if deciding else -1,
+            "signals_used": ",".join(rnd.signals),
+        })
+    return pd.DataFrame(rows)
+
+
+def calls_table(result: MatchResult) -> pd.DataFrame:
+    """One row per call heard, with the time from four of a kind to the signal to the call.
+
+    ``holder`` is the seat whose hand the call was about (the partner for Kemps; the accused, or under
+    ``accused_pair`` the accused's partner if only the partner held it, for Stop Kemps; the caller for Double).
+    ``four_at`` is when the holder's current four of a kind began, ``signal_at`` the holder's first deliberate
+    gesture after that; both are NaN when there was none.
+    """
+    rules = result.rules
+    n, pairs = rules.players, rules.pairs
+    rows = []
+    for rnd in result.rounds:
+        four_at = [NAN] * n
+        signal_at = [NAN] * n
+        for event in rnd.trace:
+            kind = type(event)
+            if kind is HandFour:
+                four_at[event.seat] = event.time if event.rank >= 0 else NAN
+                signal_at[event.seat] = NAN
+            elif kind is Gestured and event.deliberate and event.holds_four and math.isnan(signal_at[event.seat]):
+                signal_at[event.seat] = event.time
+            elif kind is CallHeard:
+                holder = _holder(event, n, rules.stop_kemps_reveals, four_at)
+                rows.append({
+                    "seed": result.seed, "round": rnd.index, "time": event.time, "started": event.started,
+                    "caller": event.seat, "caller_pair": event.seat % pairs, "call": event.call,
+                    "accused": event.accused, "accused_pair": event.accused % pairs if event.accused >= 0 else -1,
+                    "outcome": event.outcome, "right": event.right, "ends_round": event.ends_round,
+                    "holder": holder, "four_at": four_at[holder], "signal_at": signal_at[holder],
+                    "four_to_signal": signal_at[holder] - four_at[holder],
+                    "signal_to_call": event.time - signal_at[holder],
+                    "four_to_call": event.time - four_at[holder],
+                })
+    columns = ["seed", "round", "time", "started", "caller", "caller_pair", "call", "accused", "accused_pair",
+               "outcome", "right", "ends_round", "holder", "four_at", "signal_at", "four_to_signal",
+               "signal_to_call", "four_to_call"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def events_table(result: MatchResult) -> pd.DataFrame:
+    """One row per trace event (long format: ``event`` names the type; fields not of that type are empty)."""
+    rows = []
+    for rnd in result.rounds:
+        for event in rnd.trace:
+            row = {"seed": result.seed, "round": rnd.index, "event": type(event).__name__}
+            row.update({k: (v if not isinstance(v, tuple) else repr(v)) for k, v in event._asdict().items()})
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def tables(results: Iterable[MatchResult], events: bool = False) -> dict[str, pd.DataFrame]:
+    """The tables of many matches stacked: ``pairs``, ``rounds``, ``calls`` (and ``events`` if asked)."""
+    makers = {"pairs": pairs_table, "rounds": rounds_table, "calls": calls_table}
+    if events:
+        makers["events"] = events_table
+    collected: dict[str, list[pd.DataFrame]] = {name: [] for name in makers}
+    for result in results:
+        for name, make in makers.items():
+            collected[name].append(make(result))
+    return {name: pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+            for name, frames in collected.items()}
+
+
+def _holder(call: CallHeard, n: int, reveals: str, four_at: list[float]) -> int:
+    partner_of = (call.seat + n // 2) % n
+    if call.call == "kemps":
+        return partner_of
+    if call.call == "double_kemps":
+        return call.seat
+    accused = call.accused
+    other = (accused + n // 2) % n
+    if reveals == "accused_pair" and math.isnan(four_at[accused]) and not math.isnan(four_at[other]):
+        return other
+    return accused

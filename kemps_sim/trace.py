@@ -1,0 +1,169 @@
+"""Typed trace events: everything that happened in a round, in simulated time, as plain named tuples.
+
+The engine appends these to a list during play (cheap: no pandas in the hot path); :mod:`kemps_sim.records`
+turns them into tidy tables afterwards. Every event starts with ``time`` (seconds since the round began).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Dealt(NamedTuple):
+    """The deal: every hand and the middle, as dealt (after any redeals)."""
+
+    time: float
+    dealer: int
+    hands: tuple[tuple[int, ...], ...]
+    middle: tuple[int, ...]
+
+
+class Redealt(NamedTuple):
+    """A player dealt three or four of a kind showed them and drew as many again (``redeal_on_deal``)."""
+
+    time: float
+    seat: int
+    shown: tuple[int, ...]
+    drawn: tuple[int, ...]
+
+
+class PlayStarted(NamedTuple):
+    """Swapping opens: when the 4th middle card lands, or when the dealer says go (``start``)."""
+
+    time: float
+    dealer: int
+    middle: tuple[int, ...]
+
+
+class Swapped(NamedTuple):
+    """A seat's hand touched first: ``gave`` went to the middle and ``took`` came to the hand."""
+
+    time: float
+    seat: int
+    gave: tuple[int, ...]
+    took: tuple[int, ...]
+
+
+class RaceLost(NamedTuple):
+    """A reach landed on a card that was already gone (or lost an exact tie); the seat re-plans."""
+
+    time: float
+    seat: int
+    wanted: tuple[int, ...]
+
+
+class HandFour(NamedTuple):
+    """A seat's hand became four of a kind (``rank``), or stopped being one (``rank = -1``)."""
+
+    time: float
+    seat: int
+    rank: int
+
+
+class Gestured(NamedTuple):
+    """A gesture was made: deliberately (a signal, fake or decoy) or as a natural fidget."""
+
+    time: float
+    seat: int
+    gesture: str
+    deliberate: bool
+    holds_four: bool
+
+
+class Perceived(NamedTuple):
+    """An observer noticed a gesture as possibly deliberate (signal detection said yes), after a latency."""
+
+    time: float
+    seat: int
+    gesturer: int
+    gesture: str
+    evidence: float
+    gaze: str
+    made_at: float
+    deliberate: bool
+
+
+class StallSaid(NamedTuple):
+    """A seat said the middle has stalled (or voted for a fresh middle)."""
+
+    time: float
+    seat: int
+
+
+class Objected(NamedTuple):
+    """A seat objected to a pending stall; the middle stays."""
+
+    time: float
+    seat: int
+
+
+class Swept(NamedTuple):
+    """The dealer swept the middle to the discard pile."""
+
+    time: float
+    dealer: int
+    cards: tuple[int, ...]
+    reason: str
+
+
+class Refilled(NamedTuple):
+    """The dealer dealt four fresh middle cards; ``reshuffled`` when the discards became the pack first."""
+
+    time: float
+    dealer: int
+    cards: tuple[int, ...]
+    reshuffled: bool
+
+
+class CallHeard(NamedTuple):
+    """A call finished being spoken and was judged on the hands of that moment."""
+
+    time: float
+    seat: int
+    call: str
+    accused: int
+    outcome: str
+    right: bool
+    started: float
+    ends_round: bool
+
+
+class CallCutOff(NamedTuple):
+    """A call still being spoken when the round ended: it lost the race to speak."""
+
+    time: float
+    seat: int
+    call: str
+    started: float
+
+
+class Revealed(NamedTuple):
+    """Hands shown after a call: to the whole table, or (``to`` a seat) to the caller only."""
+
+    time: float
+    seats: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    to: int
+
+
+class Scored(NamedTuple):
+    """What a call added per pair, and the standings after it."""
+
+    time: float
+    letters: tuple[int, ...]
+    points: tuple[int, ...]
+    rounds_won: tuple[int, ...]
+
+
+class RoundEnded(NamedTuple):
+    """The round is over and how: a call's outcome, ``void_pack_exhausted`` or ``timeout``."""
+
+    time: float
+    outcome: str
+
+
+TraceEvent = (Dealt | Redealt | PlayStarted | Swapped | RaceLost | HandFour | Gestured | Perceived | StallSaid
+              | Objected | Swept | Refilled | CallHeard | CallCutOff | Revealed | Scored | RoundEnded)
+
+#: Seat value used where an event has no seat (``accused`` of a Kemps, ``to`` of a public reveal).
+NOBODY = -1
