@@ -3,6 +3,8 @@ its partner's signal. The basic policy of the sources: pick a rank early and tak
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from agents.habits import RoundMemory, holds_four
 from kemps_sim.agent import BaseAgent
 from kemps_sim.cards import RANK
@@ -26,27 +28,55 @@ class Collector(BaseAgent):
         self.patience = patience
         self.resignal = resignal
         self.memory = RoundMemory()
+        self._plan_for: tuple | None = None
+        self._plan: Swap | None = None
 
     def decide(self, obs: Observation) -> Intent:
         memory = self.memory
         memory.refresh(obs, self.patience, self.rng)
         hand, middle = obs.hand, obs.middle
-        counts = rank_counts(hand)
         if obs.owed:
-            return Swap((), _best_picks(middle, counts, obs.owed))
+            return Swap((), _best_picks(middle, rank_counts(hand), obs.owed))
         if memory.partner_signalled(obs):
             return CallKemps()
         if holds_four(hand):
             return memory.signal_or_wait(obs, self.resignal)
-        if middle:
-            swap = _collecting_swap(hand, middle, counts, one=obs.rules.swap == "one_for_one")
-            if swap is not None:
-                return swap
-        return memory.idle(obs)
+        key = (hand, middle)
+        if key != self._plan_for:  # the plan depends only on the cards: work it out once per hand and middle
+            counts, in_middle = rank_counts(hand), rank_counts(middle)
+            one = obs.rules.swap == "one_for_one"
+            swap = _collecting_swap(hand, middle, counts, in_middle, one) if middle else None
+            self._plan_for, self._plan = key, swap
+        return self._plan or memory.idle(obs)
 
     def wakes_on(self, percept: Percept, obs: Observation) -> bool:
         """Only the partner making the pair's signal is worth waking for."""
         return percept.gesturer == obs.partner and percept.gesture == obs.signal
+
+    def wakes_on_middle(self, obs: Observation, arrived: Sequence[int]) -> bool:
+        """Wake only for an arrived card of a rank worth taking now (never while holding four).
+
+        The seat was waiting because the middle offered nothing, so only the arrived cards' ranks can change
+        that: one joins the most-held rank, or the middle now offers enough of a rank to beat it.
+        """
+        hand = obs.hand
+        if obs.owed:
+            return True
+        counts = rank_counts(hand)
+        most = max(counts.values())
+        if most == 4:
+            return False
+        middle = obs.middle
+        for card in arrived:
+            rank = RANK[card]
+            held = counts.get(rank, 0)
+            if held == most or held + sum(RANK[c] == rank for c in middle) > most:
+                return True
+        return False
+
+    def watches(self, obs: Observation) -> frozenset[str]:
+        """It reads only its partner's signal."""
+        return frozenset((obs.signal,))
 
 
 def rank_counts(cards: tuple[int, ...]) -> dict[int, int]:
@@ -59,9 +89,8 @@ def rank_counts(cards: tuple[int, ...]) -> dict[int, int]:
 
 
 def _collecting_swap(hand: tuple[int, ...], middle: tuple[int, ...], counts: dict[int, int],
-                     one: bool) -> Swap | None:
+                     in_middle: dict[int, int], one: bool) -> Swap | None:
     """Take middle cards of a rank that joins the most-held rank or beats it, giving the rarest other cards."""
-    in_middle = rank_counts(middle)
     most = max(counts.values())
     target, best = -1, (0, 0, 0)
     for rank, offered in in_middle.items():

@@ -47,7 +47,9 @@ class RoundMemory:
         return seen
 
     def signal_or_wait(self, obs: Observation, resignal: float) -> Intent:
-        """Holding four of a kind: give the signal, and again every ``resignal`` seconds until a call."""
+        """Holding four of a kind: give the signal, and again every ``resignal`` seconds until a call.
+
+        """
         if obs.now - self.last_signal >= resignal:
             self.last_signal = obs.now
             return Gesture(obs.signal)
@@ -56,7 +58,8 @@ class RoundMemory:
     def idle(self, obs: Observation) -> Intent:
         """Want nothing in the middle: pass, and say "stalled" once it has sat unchanged for the drawn patience.
 
-        Anything that could make saying it again worthwhile (a sweep, an objection) wakes the seat anyway.
+        While a stall is pending or the dealer refills it simply waits: an objection and a fresh middle wake
+        everyone, and the patience starts again on the new middle.
         """
         mode = obs.rules.fresh_middle
         if mode == "nobody_wants" or (mode == "dealer_decides" and obs.seat != obs.dealer):

@@ -51,3 +51,7 @@ class RandomAgent(BaseAgent):
     def wakes_on(self, percept: Percept, obs: Observation) -> bool:
         """Only the partner making the pair's signal is worth waking for."""
         return percept.gesturer == obs.partner and percept.gesture == obs.signal
+
+    def watches(self, obs: Observation) -> frozenset[str]:
+        """It reads only its partner's signal."""
+        return frozenset((obs.signal,))

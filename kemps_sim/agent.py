@@ -8,6 +8,7 @@ sweep can read them with :meth:`BaseAgent.get_params` and build a varied copy wi
 from __future__ import annotations
 
 import inspect
+from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -34,6 +35,12 @@ class Agent(Protocol):
 
     def wakes_on(self, percept: Percept, obs: Observation) -> bool:
         """Whether a new percept should wake a waiting seat (it joins ``obs.percepts`` either way)."""
+
+    def wakes_on_middle(self, obs: Observation, arrived: Sequence[int]) -> bool:
+        """Whether the cards that just arrived in the middle should wake a waiting seat (else it keeps passing)."""
+
+    def watches(self, obs: Observation) -> frozenset[str] | None:
+        """At the start of a round: the gesture names this seat attends to (None: all); it perceives no other."""
 
 
 class BaseAgent:
@@ -63,6 +70,18 @@ class BaseAgent:
         """Every percept wakes the seat unless a policy says which ones matter to it (a cheap test: it saves a
         reaction and a decision for every fidget the policy would ignore)."""
         return True
+
+    def wakes_on_middle(self, obs: Observation, arrived: Sequence[int]) -> bool:
+        """Every change of the middle wakes the seat unless a policy says which cards could change its mind.
+
+        ``obs`` already shows the new middle. Answering False keeps the seat waiting *and passing* on the middle,
+        so answer False only for cards the policy would not take.
+        """
+        return True
+
+    def watches(self, obs: Observation) -> frozenset[str] | None:
+        """Watch every gesture type (None); a policy that reads only some types saves the engine their fidgets."""
+        return None
 
     # scikit-learn style parameters ----------------------------------------------------------------------------
     @classmethod

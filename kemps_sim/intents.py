@@ -62,6 +62,8 @@ class Wait:
 
     Waiting while the middle is unchanged also says "I want none of these cards": under ``nobody_wants`` the
     dealer sweeps once every player waits on the same middle.
+    What wakes the seat early is the agent's to say (``wakes_on``, ``wakes_on_middle``); a seat not woken by a
+    change of the middle goes on passing on it.
     """
 
     timeout: float | None = None

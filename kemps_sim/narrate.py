@@ -119,7 +119,8 @@ def _line(event: object, words: tuple[str, str], noticed: dict, fidgets: bool) -
         verdict = "right" if event.right else "wrong"
         if event.outcome == "stop_ineffective":
             verdict = "ineffective against a double"
-        return f"seat {event.seat}: \"{word}!\"{target} ({verdict}; started {event.started:.2f} s)"
+        cue = f", answering a {event.cue}" if event.cue else ""
+        return f"seat {event.seat}: \"{word}!\"{target} ({verdict}; started {event.started:.2f} s{cue})"
     if kind is CallCutOff:
         return f"seat {event.seat} was still saying {event.call.replace('_', ' ')}: too late"
     if kind is Revealed:

@@ -50,11 +50,13 @@ class PublicTable:
     middle: list[int]
     standings_letters: tuple[int, ...]
     standings_points: tuple[int, ...]
+    standings_rounds_won: tuple[int, ...]
     log: list[TraceEvent] = field(default_factory=list)
     last_swap: list[float] = field(default_factory=list)
     swaps_made: list[int] = field(default_factory=list)
     middle_version: int = 0
     refilling: bool = False
+    sweep_due: bool = False
     playing: bool = False
     pack_size: int = 0
     stall_pending_until: float | None = None
@@ -145,6 +147,11 @@ class Observation:
         return self._public.refilling
 
     @property
+    def sweep_due(self) -> bool:
+        """Whether the dealer is about to sweep or is refilling (no cards may be put down meanwhile)."""
+        return self._public.sweep_due
+
+    @property
     def playing(self) -> bool:
         """Whether swapping is open (after the start of play, before the round ends)."""
         return self._public.playing
@@ -180,6 +187,10 @@ class Observation:
     @property
     def points(self) -> tuple[int, ...]:
         return self._public.standings_points
+
+    @property
+    def rounds_won(self) -> tuple[int, ...]:
+        return self._public.standings_rounds_won
 
     @property
     def signals_allowed(self) -> tuple[str, ...]:

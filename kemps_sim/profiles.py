@@ -38,6 +38,8 @@ SIMPLE_VISUAL_RT = ExGaussian(mu=0.18, sigma=0.025, tau=0.06)
 
 #: The profile fields that are time distributions, in declaration order.
 DISTRIBUTION_FIELDS: tuple[str, ...] = ("reaction", "reach", "speech", "perception_latency", "gesture_time")
+#: The times a player's own actions take: zero would let a player act endlessly at one instant (a livelock).
+ACTION_FIELDS: tuple[str, ...] = ("reaction", "reach", "speech", "gesture_time")
 
 
 # Default human parameters, each with its source.
@@ -79,6 +81,11 @@ class PlayerProfile:
             if not isinstance(value, Distribution):
                 raise ConfigError(f"profile.{name} = {show(value)}: must be a time distribution "
                                   "(ExGaussian, LogNormal, Exponential, Fixed or Gamma)")
+        for name in ACTION_FIELDS:
+            value = getattr(self, name)
+            if isinstance(value, Fixed) and value.value <= 0:
+                raise ConfigError(f"profile.{name} = Fixed(value={show(value.value)}): an action must take time; "
+                                  "give a fixed value > 0 or a distribution")
         if not isinstance(self.observer, Observer):
             raise ConfigError(f"profile.observer = {show(self.observer)}: must be an Observer")
         if not isinstance(self.attention, Attention):

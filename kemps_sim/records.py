@@ -78,10 +78,11 @@ def rounds_table(result: MatchResult) -> pd.DataFrame:
 def calls_table(result: MatchResult) -> pd.DataFrame:
     """One row per call heard, with the time from four of a kind to the signal to the call.
 
-    ``holder`` is the seat whose hand the call was about (the partner for Kemps; the accused, or under
-    ``accused_pair`` the accused's partner if only the partner held it, for Stop Kemps; the caller for Double).
-    ``four_at`` is when the holder's current four of a kind began, ``signal_at`` the holder's first deliberate
-    gesture after that; both are NaN when there was none.
+    ``holder`` is the seat whose hand and signal the call was about: the partner for Kemps and Double Kemps; the
+    accused for Stop Kemps, or under ``accused_pair`` the accused's partner if only the partner held it.
+    ``four_at`` is when the holder's current four of a kind began and ``signal_at`` when the holder first made its
+    pair's signal after that (a gesture is stamped when it is complete); both are NaN when there was none.
+    ``cue`` is the gesture the caller last noticed from the holder, which the table sees the call answer.
     """
     rules = result.rules
     n, pairs = rules.players, rules.pairs
@@ -94,7 +95,8 @@ def calls_table(result: MatchResult) -> pd.DataFrame:
             if kind is HandFour:
                 four_at[event.seat] = event.time if event.rank >= 0 else NAN
                 signal_at[event.seat] = NAN
-            elif kind is Gestured and event.deliberate and event.holds_four and math.isnan(signal_at[event.seat]):
+            elif (kind is Gestured and event.deliberate and event.holds_four
+                  and event.gesture == rnd.signals[event.seat % pairs] and math.isnan(signal_at[event.seat])):
                 signal_at[event.seat] = event.time
             elif kind is CallHeard:
                 holder = _holder(event, n, rules.stop_kemps_reveals, four_at)
@@ -103,13 +105,13 @@ def calls_table(result: MatchResult) -> pd.DataFrame:
                     "caller": event.seat, "caller_pair": event.seat % pairs, "call": event.call,
                     "accused": event.accused, "accused_pair": event.accused % pairs if event.accused >= 0 else -1,
                     "outcome": event.outcome, "right": event.right, "ends_round": event.ends_round,
-                    "holder": holder, "four_at": four_at[holder], "signal_at": signal_at[holder],
+                    "cue": event.cue, "holder": holder, "four_at": four_at[holder], "signal_at": signal_at[holder],
                     "four_to_signal": signal_at[holder] - four_at[holder],
                     "signal_to_call": event.time - signal_at[holder],
                     "four_to_call": event.time - four_at[holder],
                 })
     columns = ["seed", "round", "time", "started", "caller", "caller_pair", "call", "accused", "accused_pair",
-               "outcome", "right", "ends_round", "holder", "four_at", "signal_at", "four_to_signal",
+               "outcome", "right", "ends_round", "cue", "holder", "four_at", "signal_at", "four_to_signal",
                "signal_to_call", "four_to_call"]
     return pd.DataFrame(rows, columns=columns)
 
@@ -139,11 +141,8 @@ def tables(results: Iterable[MatchResult], events: bool = False) -> dict[str, pd
 
 
 def _holder(call: CallHeard, n: int, reveals: str, four_at: list[float]) -> int:
-    partner_of = (call.seat + n // 2) % n
-    if call.call == "kemps":
-        return partner_of
-    if call.call == "double_kemps":
-        return call.seat
+    if call.call in ("kemps", "double_kemps"):
+        return (call.seat + n // 2) % n
     accused = call.accused
     other = (accused + n // 2) % n
     if reveals == "accused_pair" and math.isnan(four_at[accused]) and not math.isnan(four_at[other]):

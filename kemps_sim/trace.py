@@ -116,7 +116,11 @@ class Refilled(NamedTuple):
 
 
 class CallHeard(NamedTuple):
-    """A call finished being spoken and was judged on the hands of that moment."""
+    """A call finished being spoken and was judged on the hands of that moment.
+
+    ``cue`` is the gesture the caller last noticed from the seat the call is about (the partner, or the accused):
+    the table sees what the call answered, which is how a watcher learns another pair's signal ("" if none).
+    """
 
     time: float
     seat: int
@@ -126,6 +130,7 @@ class CallHeard(NamedTuple):
     right: bool
     started: float
     ends_round: bool
+    cue: str
 
 
 class CallCutOff(NamedTuple):

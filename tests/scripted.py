@@ -129,3 +129,18 @@ class Returns(BaseAgent):
         if value == "foreign_card":
             return Swap((obs.middle[0],), (obs.middle[1],))
         return value  # type: ignore[return-value]
+
+
+def force_hand(table, seat: int, wanted: list[int]) -> None:
+    """Give ``seat`` exactly the cards ``wanted`` by swapping them with wherever they lie (hands, middle, pack):
+    every card stays in exactly one place, so the table's conservation check still holds."""
+    hand = table.hands[seat]
+    for slot, card in enumerate(wanted):
+        if hand[slot] == card:
+            continue
+        for place in [*table.hands, table.middle, table.pack]:
+            if card in place:
+                place[place.index(card)] = hand[slot]
+                hand[slot] = card
+                break
+    table.check()

@@ -158,16 +158,30 @@ def test_livelock_is_capped_and_recorded_as_timeout():
     assert all(r.end_time == 30.0 for r in result.rounds)
 
 
-@pytest.mark.parametrize(("rotation", "expected"), [("same", [0, 0, 0]), ("left", [0, 1, 2])])
-def test_dealer_rotation(rotation, expected):
+@pytest.mark.parametrize(("rotation", "step"), [("same", 0), ("left", 1)])
+def test_dealer_rotation(rotation, step):
     rules = load_rules("standard", dealer_rotation=rotation)
     result = simulate_match(rules, "collector", seed=2)
-    assert [r.dealer for r in result.rounds[:3]] == expected
+    first = result.rounds[0].dealer
+    assert [r.dealer for r in result.rounds[:3]] == [(first + i * step) % 4 for i in range(3)]
+
+
+def test_first_dealer_is_drawn_at_random():
+    firsts = [simulate_match("standard", "collector", seed=s, config=EngineConfig(max_rounds=1)).rounds[0].dealer
+              for s in range(80)]
+    assert set(firsts) == {0, 1, 2, 3}
 
 
 def test_void_round_keeps_the_same_dealer():
     rules = load_rules("party", dealer_rotation="left")
-    result = simulate_match(rules, "collector,random", seed=0)
-    for before, after in zip(result.rounds, result.rounds[1:], strict=False):
-        if before.outcome is Outcome.VOID_PACK_EXHAUSTED:
-            assert after.dealer == before.dealer
+    seen = 0
+    for seed in range(10):
+        result = simulate_match(rules, "collector,random", seed=seed)
+        voids = [i for i, r in enumerate(result.rounds[:-1]) if r.outcome is Outcome.VOID_PACK_EXHAUSTED]
+        seen += len(voids)
+        for i in voids:
+            assert result.rounds[i + 1].dealer == result.rounds[i].dealer
+        decided = [i for i, r in enumerate(result.rounds[:-1]) if r.outcome is not Outcome.VOID_PACK_EXHAUSTED]
+        for i in decided:
+            assert result.rounds[i + 1].dealer == (result.rounds[i].dealer + 1) % 4
+    assert seen > 0, "ten matches of party rules had no void round to check"

@@ -39,11 +39,16 @@ class IntentChecker:
     def check(self, seat: int, intent: Intent) -> None:
         """Raise :class:`AgentError` if the rules forbid ``intent`` for ``seat`` now."""
         kind = type(intent)
+        owed = self.sim.table.owed[seat]
+        if owed and kind not in (Swap, CallKemps, CallStopKemps, CallDoubleKemps):
+            self._refuse(seat, f"{intent!r}: the seat has put down cards and owes {owed}; it must pick them up "
+                               f"first (Swap(give=(), take=<{owed} middle cards>)) or call")
         if kind is Wait:
             timeout = intent.timeout
             if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
                                         or not timeout > 0):
                 self._refuse(seat, f"Wait(timeout={timeout!r}): timeout must be None or a number of seconds > 0")
+
         elif kind is Swap:
             self._check_swap(seat, intent)
         elif kind is Gesture:

@@ -83,8 +83,8 @@ def resolve_profiles(profiles: ProfilesLike, players: int) -> tuple[PlayerProfil
 
 
 def _setup(rules: Rules | str | Mapping[str, Any] | None, lineup: LineupLike, profiles: ProfilesLike, seed: int,
-           repertoire: Repertoire) -> tuple[Rules, int, list[str], np.random.Generator, list[SeatKit]]:
-    """Rules, the table's generator and one kit per seat, all spawned from the one seed."""
+           repertoire: Repertoire) -> tuple[Rules, int, list[str], list[SeatKit]]:
+    """Rules and one kit per seat (agent, human samplers), all spawned from the one seed."""
     rules = rules if isinstance(rules, Rules) else load_rules(rules)
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ConfigError(f"seed = {seed!r}: must be a whole number >= 0")
@@ -92,15 +92,28 @@ def _setup(rules: Rules | str | Mapping[str, Any] | None, lineup: LineupLike, pr
     n = rules.players
     seats = resolve_lineup(lineup, n)
     seat_profiles = resolve_profiles(profiles, n)
-    table_ss, agents_ss, kits_ss = np.random.SeedSequence(seed).spawn(3)
     kits = []
-    for seat, ((name, factory), agent_seed, kit_seed) in enumerate(
-            zip(seats, agents_ss.spawn(n), kits_ss.spawn(n), strict=True)):
+    for seat, (name, factory) in enumerate(seats):
         agent = factory()
-        agent.start_match(seat, n, np.random.default_rng(agent_seed))
+        agent.start_match(seat, n, np.random.default_rng(_stream(seed, AGENT, seat)))
         kits.append(SeatKit.build(seat, agent, name, seat_profiles[seat], n, repertoire,
-                                  rules.signal_modality == "silent", kit_seed))
-    return rules, seed, [name for name, _ in seats], np.random.default_rng(table_ss), kits
+                                  rules.signal_modality == "silent", _stream(seed, SEAT, seat)))
+    return rules, seed, [name for name, _ in seats], kits
+
+
+# Every random stream of a match is a child of SeedSequence(seed) addressed by a fixed key, so that what one
+# stream draws never shifts another: a different knob in round 3 leaves the deal of round 4 as it was.
+DEALS, TIES, DEALERS, AGENT, SEAT = range(5)
+
+
+def _stream(seed: int, *key: int) -> np.random.SeedSequence:
+    return np.random.SeedSequence(seed, spawn_key=key)
+
+
+def _round_rngs(seed: int, round_index: int) -> tuple[np.random.Generator, np.random.Generator]:
+    """The round's deal (and reshuffle) generator and its tie-break generator."""
+    return (np.random.default_rng(_stream(seed, DEALS, round_index)),
+            np.random.default_rng(_stream(seed, TIES, round_index)))
 
 
 def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup: LineupLike = "collector",
@@ -108,24 +121,28 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
                    repertoire: Repertoire = DEFAULT_REPERTOIRE) -> MatchResult:
     """Play one match and return its result. Same arguments and seed, same result, always."""
     config = config or EngineConfig()
-    rules, seed, names, rng, kits = _setup(rules, lineup, profiles, seed, repertoire)
+    rules, seed, names, kits = _setup(rules, lineup, profiles, seed, repertoire)
     n = rules.players
+    dealer_rng = np.random.default_rng(_stream(seed, DEALERS))
     standings = Standings.start(rules)
-    dealer = int(rng.integers(n)) if rules.dealer_rotation == "random" else 0
+    dealer = int(dealer_rng.integers(n))  # the first dealer is drawn: no seat starts with the dealer's burden
     signals: tuple[str, ...] = ()
     last_public: PublicTable | None = None
     rounds: list[RoundResult] = []
     allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
     while not match_over(rules, standings) and len(rounds) < config.max_rounds:
-        signals = _choose_signals(rules, kits, signals, last_public, allowed, standings, len(rounds), seed)
-        sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, rng=rng, dealer=dealer,
-                       signals=signals, standings=standings, round_index=len(rounds), seed=seed)
+        index = len(rounds)
+        signals = _choose_signals(rules, kits, signals, last_public, allowed, standings, index, seed)
+        deal_rng, tie_rng = _round_rngs(seed, index)
+        sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng,
+                       tie_rng=tie_rng, dealer=dealer, signals=signals, standings=standings, round_index=index,
+                       seed=seed)
         result = sim.run()
         decided = result.outcome not in (Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT)
         standings = result.standings.finish_round(decided)
         rounds.append(dataclasses.replace(result, standings=standings))
         last_public = sim.public
-        dealer = _next_dealer(rules, dealer, decided, rng)
+        dealer = _next_dealer(rules, dealer, decided, dealer_rng)
     end_reason = "match_over" if match_over(rules, standings) else "round_cap"
     return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), winners(rules, standings),
                        tuple(rounds), end_reason)
@@ -137,7 +154,7 @@ def simulate_round(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
                    repertoire: Repertoire = DEFAULT_REPERTOIRE) -> RoundResult:
     """Play one round from fresh standings: the unit for studying a single mechanism (a race, a percept)."""
     config = config or EngineConfig()
-    rules, seed, _, rng, kits = _setup(rules, lineup, profiles, seed, repertoire)
+    rules, seed, _, kits = _setup(rules, lineup, profiles, seed, repertoire)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
         raise ConfigError(f"dealer = {dealer!r}: must be a seat from 0 to {rules.players - 1}")
     standings = Standings.start(rules)
@@ -149,8 +166,9 @@ def simulate_round(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
         if len(chosen) != rules.pairs or any(s not in allowed for s in chosen):
             raise ConfigError(f"signals = {chosen!r}: give one per pair ({rules.pairs}), each one of "
                               + ", ".join(allowed))
-    sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, rng=rng, dealer=dealer,
-                   signals=chosen, standings=standings, round_index=0, seed=seed)
+    deal_rng, tie_rng = _round_rngs(seed, 0)
+    sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng, tie_rng=tie_rng,
+                   dealer=dealer, signals=chosen, standings=standings, round_index=0, seed=seed)
     return sim.run()
 
 
@@ -170,7 +188,8 @@ def _choose_signals(rules: Rules, kits: Sequence[SeatKit], previous: tuple[str, 
     pairs = rules.pairs
     public = last_public or PublicTable(rules=rules, dealer=0, round_index=round_index, signals_allowed=allowed,
                                         middle=[], standings_letters=standings.letters,
-                                        standings_points=standings.points)
+                                        standings_points=standings.points,
+                                        standings_rounds_won=standings.rounds_won)
     chosen = []
     for pair in range(pairs):
         kit = kits[pair]

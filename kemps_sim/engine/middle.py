@@ -7,9 +7,10 @@
 - ``all_agree``: swept once every player has said "stalled" on the same middle.
 - ``dealer_decides``: swept when the dealer says so.
 
-The sweep and the deal are work for the dealer's hands; with ``dealer_busy`` the dealer cannot swap meanwhile
-(nor gesture or call: the dealer's attention is on the cards). Fresh cards are laid one at a time, and the other
-players may take each as soon as it lands.
+The dealer notices (a reaction time), gathers the cards (``sweep_time``) and lays four fresh ones one at a time
+(``deal_time`` in all); the others may take each card as it lands. Under ``dealer_busy`` the dealer's hands are
+taken meanwhile: a swap the dealer wants waits until the last card is down (speaking and gesturing do not). Once
+a sweep is due nobody may put cards down under ``multi_drop_first``; the dealer waits for owed picks to land.
 """
 
 from __future__ import annotations
@@ -34,17 +35,19 @@ class FreshMiddle:
     def __init__(self, sim: RoundSim) -> None:
         self.sim = sim
         self.rules = sim.rules
-        self.jobs_for_dealer: list[str] = []
         self.sweep_due = False
-        self.stall_token = 0
-        self.votes = [-1] * sim.rules.players
+        self.dealer_hands_busy = False
+        self.hands_free: simpy.Event | None = None
         self.picks_done: simpy.Event | None = None
+        self.stall_token = 0
+        self.stall_said_at = 0.0
+        self.votes = [-1] * sim.rules.players
 
     # Triggers -------------------------------------------------------------------------------------------------
     def player_passed(self) -> None:
         """Under ``nobody_wants``: sweep once every seat has waited on the current middle."""
         sim = self.sim
-        if self.rules.fresh_middle != "nobody_wants" or self.sweep_due or sim.public.refilling:
+        if self.rules.fresh_middle != "nobody_wants" or self.sweep_due:
             return
         version = sim.public.middle_version
         if all(p == version for p in sim.passed) and not any(sim.table.owed):
@@ -54,13 +57,14 @@ class FreshMiddle:
         """A seat said "stalled" (or voted for a fresh middle)."""
         sim = self.sim
         now = sim.env.now
-        sim._record_public(StallSaid(now, seat))
+        sim.record_public(StallSaid(now, seat))
         mode = self.rules.fresh_middle
-        if self.sweep_due or sim.public.refilling:
+        if self.sweep_due:
             return
         if mode == "stall_call":
             if sim.public.stall_pending_until is None:
                 self.stall_token += 1
+                self.stall_said_at = now
                 token = self.stall_token
                 sim.public.stall_pending_until = now + sim.config.objection_window
                 timer = sim.env.timeout(sim.config.objection_window)
@@ -76,11 +80,11 @@ class FreshMiddle:
         elif mode == "dealer_decides" and seat == sim.dealer:
             self._due("dealer_decides")
 
-    def objection(self, seat: int) -> None:
-        """A seat objected: a pending stall is withdrawn."""
+    def objection(self, seat: int, decided_at: float) -> None:
+        """A seat objected: the stall it had seen pending (said at or before it decided) is withdrawn."""
         sim = self.sim
-        sim._record_public(Objected(sim.env.now, seat))
-        if sim.public.stall_pending_until is not None:
+        sim.record_public(Objected(sim.env.now, seat))
+        if sim.public.stall_pending_until is not None and self.stall_said_at <= decided_at:
             sim.public.stall_pending_until = None
             self.stall_token += 1
             sim.wake_all()
@@ -104,23 +108,18 @@ class FreshMiddle:
         if self.rules.pack_exhausted == "void_round" and sim.table.pack_exhausted:
             sim.end(Outcome.VOID_PACK_EXHAUSTED)
             return
-        self.sweep_due = True
-        if self.rules.dealer_busy:
-            self.jobs_for_dealer.append(reason)
-            sim.wake(sim.dealer)
-        else:
-            sim.env.process(self._sweep_and_deal(reason))
-
-    def dealer_work(self) -> Generator[simpy.Event, Any, None]:
-        """Run from the dealer's own process under ``dealer_busy``: the hands are taken meanwhile."""
-        reason = self.jobs_for_dealer.pop(0)
-        yield from self._sweep_and_deal(reason)
+        self.sweep_due = sim.public.sweep_due = True
+        sim.env.process(self._sweep_and_deal(reason))
 
     def _sweep_and_deal(self, reason: str) -> Generator[simpy.Event, Any, None]:
         sim = self.sim
-        env, table, public = sim.env, sim.table, sim.public
-        yield env.timeout(sim.config.sweep_time)
-        while any(table.owed) and not sim.over:
+        env, table, public, config = sim.env, sim.table, sim.public, sim.config
+        yield env.timeout(sim.kits[sim.dealer].reaction_next())  # the dealer notices
+        if self.rules.dealer_busy:
+            self.dealer_hands_busy = True
+            self.hands_free = env.event()
+        yield env.timeout(config.sweep_time)
+        while any(table.owed) and not sim.over:  # no new put-downs land now, so this ends
             self.picks_done = env.event()
             yield self.picks_done
         if sim.over:
@@ -129,21 +128,29 @@ class FreshMiddle:
         table.sweep()
         public.refilling = True
         public.stall_votes = 0
-        sim._record_public(Swept(env.now, sim.dealer, swept, reason))
-        sim.middle_changed(wake=False)
+        sim.record_public(Swept(env.now, sim.dealer, swept, reason))
+        sim.middle_changed((), wake=False)
         reshuffled = False
         laid: list[int] = []
         for _ in range(MIDDLE_SIZE):
-            yield env.timeout(sim.config.deal_time / MIDDLE_SIZE)
+            yield env.timeout(config.deal_time / MIDDLE_SIZE)
             if sim.over:
                 return
-            result = table.deal_one(sim.rng)
+            result = table.deal_one(sim.deal_rng)
             if result is Refill.EXHAUSTED:
                 sim.end(Outcome.VOID_PACK_EXHAUSTED)
                 return
             reshuffled = reshuffled or result is Refill.RESHUFFLED
             laid.append(table.middle[-1])
             public.refilling = table.refilling
-            sim.middle_changed()
-        self.sweep_due = False
-        sim._record_public(Refilled(env.now, sim.dealer, tuple(laid), reshuffled))
+            sim.middle_changed(laid[-1:])
+        self.sweep_due = public.sweep_due = False
+        if self.hands_free is not None:
+            self.dealer_hands_busy = False
+            self.hands_free.succeed()
+            self.hands_free = None
+        sim.record_public(Refilled(env.now, sim.dealer, tuple(laid), reshuffled))
+        if self.rules.fresh_middle == "nobody_wants":
+            self.player_passed()  # seats that let every fresh card pass are still passing
+        else:
+            sim.wake_all()  # a fresh middle restarts everyone's patience before saying "stalled"

@@ -3,7 +3,8 @@
 Each seat is a SimPy process that sleeps until something it can see changes, waits a reaction time, asks its
 agent for an intent and carries it out: a reach for middle cards (first touch wins; a card already gone is a lost
 race), a deliberate gesture, or a spoken call (the first call heard is judged on the hands of that moment).
-Fidgets, percepts and the dealer's fresh middles live in :mod:`.signals` and :mod:`.middle`.
+Fidgets and percepts live in :mod:`.signals`, calls in :mod:`.calls`, the dealer's fresh middles in
+:mod:`.middle`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import numpy as np
 import simpy
 
 from kemps_sim.cards import RANK, is_four_of_a_kind
+from kemps_sim.engine.alarm import Alarm
+from kemps_sim.engine.calls import CallDesk
 from kemps_sim.engine.checks import IntentChecker
 from kemps_sim.engine.config import EngineConfig
 from kemps_sim.engine.middle import FreshMiddle
@@ -37,20 +40,16 @@ from kemps_sim.intents import (
 )
 from kemps_sim.observation import Observation, PublicTable
 from kemps_sim.rules import Rules
-from kemps_sim.scoring import Call, CallKind, Outcome, Standings, judge, match_over
+from kemps_sim.scoring import CallKind, Outcome, Standings
 from kemps_sim.table import InvariantError, TableState
 from kemps_sim.trace import (
-    NOBODY,
     CallCutOff,
-    CallHeard,
     Dealt,
     HandFour,
     PlayStarted,
     RaceLost,
     Redealt,
-    Revealed,
     RoundEnded,
-    Scored,
     Swapped,
     TraceEvent,
 )
@@ -76,9 +75,10 @@ class RoundSim:
     """The state and the SimPy processes of one round. Build it, call :meth:`run` once."""
 
     def __init__(self, *, rules: Rules, kits: Sequence[SeatKit], repertoire: Repertoire, config: EngineConfig,
-                 rng: np.random.Generator, dealer: int, signals: Sequence[str], standings: Standings,
-                 round_index: int, seed: int) -> None:
-        self.rules, self.kits, self.config, self.rng = rules, kits, config, rng
+                 deal_rng: np.random.Generator, tie_rng: np.random.Generator, dealer: int, signals: Sequence[str],
+                 standings: Standings, round_index: int, seed: int) -> None:
+        self.rules, self.kits, self.config = rules, kits, config
+        self.deal_rng, self.tie_rng = deal_rng, tie_rng
         self.dealer, self.signals, self.standings = dealer, tuple(signals), standings
         self.round_index, self.seed = round_index, seed
         self.env = simpy.Environment()
@@ -87,33 +87,34 @@ class RoundSim:
         self.outcome: Outcome | None = None
         self.trace: list[TraceEvent] = []
         n = rules.players
-        self.table, redeals = TableState.deal(rules, rng, dealer)
+        self.table, redeals = TableState.deal(rules, deal_rng, dealer)
         self.public = PublicTable(
             rules=rules, dealer=dealer, round_index=round_index,
             signals_allowed=tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality)),
             middle=self.table.middle, standings_letters=standings.letters, standings_points=standings.points,
-            last_swap=[float("-inf")] * n, swaps_made=[0] * n, pack_size=len(self.table.pack))
+            standings_rounds_won=standings.rounds_won, last_swap=[float("-inf")] * n, swaps_made=[0] * n,
+            pack_size=len(self.table.pack))
         self.percepts: list[list] = [[] for _ in range(n)]
         self.private: list[list[TraceEvent]] = [[] for _ in range(n)]
         self.barred: set[int] = set()
         self.observations = [
             Observation(s, self.public, self.table.hands[s], self.table.owed, self.percepts[s], self.barred,
                         self.signals[s % (n // 2)], kits[s].memory, self.private[s]) for s in range(n)]
-        self.waiting: list[simpy.Event | None] = [None] * n
+        self.waiting: list[Alarm | None] = [None] * n
         self.reaching = [False] * n
         self.passed = [-1] * n
-        self.calls_in_flight: dict[int, tuple[CallKind, float]] = {}
         self.tie_waiters: list[simpy.Event] = []
         self.holding = [self.table.has_four_of_a_kind(s) for s in range(n)]
         self.checker = IntentChecker(self, repertoire)
         self.signal_channel = SignalChannel(self, repertoire)
+        self.calls = CallDesk(self)
         self.middle = FreshMiddle(self)
-        self._record(Dealt(0.0, dealer, tuple(map(tuple, self.table.hands)), tuple(self.table.middle)))
-        for r in redeals:
-            self._record(Redealt(0.0, r.seat, r.shown, r.drawn))
+        self.trace.append(Dealt(0.0, dealer, tuple(map(tuple, self.table.hands)), tuple(self.table.middle)))
+        for r in redeals:  # the shown cards are public (003: the player shows them)
+            self.record_public(Redealt(0.0, r.seat, r.shown, r.drawn))
         for seat in range(n):
-            if self.table.has_four_of_a_kind(seat):
-                self._record(HandFour(0.0, seat, RANK[self.table.hands[seat][0]]))
+            if self.holding[seat]:
+                self.trace.append(HandFour(0.0, seat, RANK[self.table.hands[seat][0]]))
 
     # Running --------------------------------------------------------------------------------------------------
     def run(self) -> RoundResult:
@@ -121,8 +122,8 @@ class RoundSim:
         env = self.env
         for seat in range(self.rules.players):
             env.process(self._player(seat))
-            if self.config.fidgets:
-                self.signal_channel.start_fidgets(seat)
+        if self.config.fidgets:
+            self.signal_channel.start_fidgets()
         if self.rules.start == "dealer_go":
             env.process(self._dealer_says_go())
         else:
@@ -141,10 +142,9 @@ class RoundSim:
         self.over = True
         self.outcome = outcome
         now = self.env.now
-        for seat in sorted(self.calls_in_flight):
-            kind, started = self.calls_in_flight[seat]
-            self._record(CallCutOff(now, seat, kind.value, started))
-        self._record(RoundEnded(now, outcome.value))
+        for seat, kind, started in self.calls.cut_off():
+            self.trace.append(CallCutOff(now, seat, kind.value, started))
+        self.trace.append(RoundEnded(now, outcome.value))
         self.done.succeed()
 
     def _dealer_says_go(self) -> Generator[simpy.Event, Any, None]:
@@ -154,49 +154,70 @@ class RoundSim:
 
     def _open_play(self) -> None:
         self.public.playing = True
-        self._record_public(PlayStarted(self.env.now, self.dealer, tuple(self.table.middle)))
+        self.record_public(PlayStarted(self.env.now, self.dealer, tuple(self.table.middle)))
         self.wake_all()
 
     # Bookkeeping ----------------------------------------------------------------------------------------------
-    def _record(self, event: TraceEvent) -> None:
-        self.trace.append(event)
-
-    def _record_public(self, event: TraceEvent) -> None:
+    def record_public(self, event: TraceEvent) -> None:
+        """Append an event everyone sees to the trace and to the public log."""
         self.trace.append(event)
         self.public.log.append(event)
 
+    def public_standings(self) -> None:
+        """Show the current standings on the public side of the table."""
+        standings, public = self.standings, self.public
+        public.standings_letters = standings.letters
+        public.standings_points = standings.points
+        public.standings_rounds_won = standings.rounds_won
+
     def wake(self, seat: int) -> None:
-        """Wake a sleeping seat so it reacts to what changed."""
-        event = self.waiting[seat]
-        if event is not None and not event.triggered:
-            event.succeed()
+        """Wake a sleeping seat so it reacts to what changed: its alarm goes off after its reaction time."""
+        alarm = self.waiting[seat]
+        if alarm is not None and not alarm.rung:
+            alarm.ring(self.kits[seat].reaction_next())
 
     def wake_all(self) -> None:
-        for event in self.waiting:
-            if event is not None and not event.triggered:
-                event.succeed()
+        for seat, alarm in enumerate(self.waiting):
+            if alarm is not None and not alarm.rung:
+                alarm.ring(self.kits[seat].reaction_next())
 
-    def middle_changed(self, wake: bool = True) -> None:
-        """The middle changed: bump its version, check conservation when strict, and wake every sleeper.
+    def middle_changed(self, arrived: Sequence[int], wake: bool = True) -> None:
+        """The middle changed (``arrived`` are the cards that came into it): bump its version, check conservation
+        when strict, and wake every sleeper the change concerns.
 
-        A sweep does not wake anyone (nothing can be done with an empty middle); the refill after it does.
+        A sleeper whose agent says the arrived cards do not concern it (``wakes_on_middle``) goes on waiting,
+        and goes on passing on the middle. A sweep wakes nobody and keeps every sleeper passing.
         """
-        self.public.middle_version += 1
-        self.public.pack_size = len(self.table.pack)
+        public = self.public
+        public.middle_version += 1
+        public.pack_size = len(self.table.pack)
         if self.config.strict:
             self.table.check()
-            if self.public.middle is not self.table.middle:
+            if public.middle is not self.table.middle:
                 raise InvariantError("the public middle is no longer the table's middle")
-        if wake:
-            self.wake_all()
+        version = public.middle_version
+        public.now = self.env.now
+        passed, kits, observations = self.passed, self.kits, self.observations
+        still_passing = False
+        for seat, alarm in enumerate(self.waiting):
+            if alarm is None or alarm.rung:
+                continue
+            if wake and kits[seat].wakes_on_middle(observations[seat], arrived):
+                alarm.ring(kits[seat].reaction_next())
+            elif passed[seat] == version - 1:
+                passed[seat] = version
+                still_passing = True
+        if still_passing:
+            self.middle.player_passed()
 
-    def _sleep(self, seat: int, timeout: float | None) -> simpy.Event:
-        event = self.env.event()
-        self.waiting[seat] = event
+    def _sleep(self, seat: int, timeout: float | None) -> Alarm:
+        """The alarm a seat sleeps on; with a timeout it rings by itself (and the seat then reacts as usual)."""
+        alarm = Alarm(self.env)
+        self.waiting[seat] = alarm
         if timeout is not None:
-            timer = self.env.timeout(timeout)
-            timer.callbacks.append(lambda _: None if event.triggered else event.succeed())
-        return event
+            reaction = self.kits[seat].reaction_next
+            self.env.timeout(timeout).callbacks.append(lambda _: alarm.rung or alarm.ring(reaction()))
+        return alarm
 
     def tie(self) -> simpy.Event:
         """An event to wait on when other events fall due at this very instant (``env.peek() == env.now``).
@@ -212,39 +233,41 @@ class RoundSim:
 
     def _release_ties(self, _: simpy.Event) -> None:
         waiters, self.tie_waiters = self.tie_waiters, []
-        for i in self.rng.permutation(len(waiters)):
+        for i in self.tie_rng.permutation(len(waiters)):
             waiters[i].succeed()
 
     # A player -------------------------------------------------------------------------------------------------
     def _player(self, seat: int) -> Generator[simpy.Event, Any, None]:
         env, kit, public, middle = self.env, self.kits[seat], self.public, self.middle
         reaction = kit.reaction_next
-        is_dealer = seat == self.dealer
-        owed = self.table.owed
+        reacted = False  # True when the alarm that woke the seat already included its reaction time
         while not self.over:
             if not public.playing:
                 yield self._sleep(seat, None)
                 self.waiting[seat] = None
+                reacted = True
                 continue
-            if is_dealer and middle.jobs_for_dealer and not owed[seat]:
-                yield from middle.dealer_work()
-                continue
-            yield env.timeout(reaction())
-            if self.over:
-                return
-            if is_dealer and middle.jobs_for_dealer and not owed[seat]:
-                continue
+            if not reacted:
+                yield env.timeout(reaction())
+                if self.over:
+                    return
+            reacted = False
+            decided_at = env.now
             intent = self._ask(seat)
             kind = type(intent)
             if kind is Wait:
                 self.passed[seat] = public.middle_version
                 asleep = self._sleep(seat, intent.timeout)
-                middle.player_passed()  # may wake this very seat: the dealer, to sweep
+                middle.player_passed()
                 yield asleep
                 self.waiting[seat] = None
+                reacted = True
                 continue
             self.passed[seat] = -1
             if kind is Swap:
+                if seat == self.dealer and middle.dealer_hands_busy:
+                    yield middle.hands_free  # the dealer's hands are dealing: the swap waits, then is re-planned
+                    continue
                 yield from self._swap(seat, intent)
             elif kind is Gesture:
                 yield env.timeout(kit.gesture_time())
@@ -257,9 +280,9 @@ class RoundSim:
             elif kind is Object:
                 yield env.timeout(kit.speech())
                 if not self.over:
-                    middle.objection(seat)
+                    middle.objection(seat, decided_at)
             else:
-                yield from self._call(seat, _CALL_KINDS[kind], getattr(intent, "accused", None))
+                yield from self.calls.speak(seat, _CALL_KINDS[kind], getattr(intent, "accused", None))
 
     def _ask(self, seat: int) -> Intent:
         kit = self.kits[seat]
@@ -290,85 +313,43 @@ class RoundSim:
             yield self.tie()
 
     def _swap(self, seat: int, intent: Swap) -> Generator[simpy.Event, Any, None]:
-        table = self.table
-        if self.rules.swap == "multi_drop_first" and not table.owed[seat]:
+        table, now = self.table, self.env
+        drop_first = self.rules.swap == "multi_drop_first"
+        if drop_first and not table.owed[seat]:
             yield from self._reach(seat)
             if self.over:
                 return
+            if self.middle.sweep_due:  # the dealer is sweeping: nothing more may be put down
+                self.trace.append(RaceLost(now.now, seat, intent.give))
+                return
             table.drop(seat, intent.give)
-            self._swapped(seat, intent.give, ())
+            self._swapped(seat, intent.give, (), intent.give, counts=False)
         yield from self._reach(seat)
         if self.over:
             return
         middle = table.middle
         if any(card not in middle for card in intent.take):
-            self._record(RaceLost(self.env.now, seat, intent.take))
+            self.trace.append(RaceLost(now.now, seat, intent.take))
             return
-        if self.rules.swap == "multi_drop_first":
+        if drop_first:
             table.pick(seat, intent.take)
             self.middle.picked()
-            self._swapped(seat, (), intent.take)
+            self._swapped(seat, (), intent.take, ())
         else:
             table.swap(seat, intent.give, intent.take)
-            self._swapped(seat, intent.give, intent.take)
+            self._swapped(seat, intent.give, intent.take, intent.give)
 
-    def _swapped(self, seat: int, gave: tuple[int, ...], took: tuple[int, ...]) -> None:
+    def _swapped(self, seat: int, gave: tuple[int, ...], took: tuple[int, ...], arrived: tuple[int, ...],
+                 counts: bool = True) -> None:
+        """Record a touch that moved cards; a put-down alone (drop-first) is activity but not yet a swap."""
         now = self.env.now
         public = self.public
         public.last_swap[seat] = now
-        public.swaps_made[seat] += 1
-        self._record_public(Swapped(now, seat, gave, took))
+        public.swaps_made[seat] += counts
+        self.record_public(Swapped(now, seat, gave, took))
         hand = self.table.hands[seat]
         four = is_four_of_a_kind(hand)
         if four != self.holding[seat]:
             self.holding[seat] = four
-            self._record(HandFour(now, seat, RANK[hand[0]] if four else -1))
-        self.middle_changed()
-
-    # Calls ----------------------------------------------------------------------------------------------------
-    def _call(self, seat: int, kind: CallKind, accused: int | None) -> Generator[simpy.Event, Any, None]:
-        started = self.env.now
-        self.calls_in_flight[seat] = (kind, started)
-        env = self.env
-        yield env.timeout(self.kits[seat].speech())
-        if self.over:
-            return
-        if env.peek() == env.now:
-            yield self.tie()
-            if self.over:
-                return
-        del self.calls_in_flight[seat]
-        self._judge_call(seat, kind, accused, started)
-
-    def _judge_call(self, seat: int, kind: CallKind, accused: int | None, started: float) -> None:
-        now, table = self.env.now, self.table
-        verdict = judge(self.rules, Call(kind, seat, accused), table.hands)
-        self.standings = self.standings.apply(verdict.delta)
-        self.public.standings_letters = self.standings.letters
-        self.public.standings_points = self.standings.points
-        ends = verdict.ends_round or match_over(self.rules, self.standings)
-        self._record_public(CallHeard(now, seat, kind.value, NOBODY if accused is None else accused,
-                                      verdict.outcome.value, verdict.right, started, ends))
-        if verdict.revealed:
-            self._record_public(Revealed(now, verdict.revealed, tuple(tuple(table.hands[s]) for s in verdict.revealed),
-                                         NOBODY))
-        if verdict.shown_to_caller is not None:
-            shown = _two_different(table.hands[verdict.shown_to_caller])
-            event = Revealed(now, (verdict.shown_to_caller,), (shown,), seat)
-            self._record(event)
-            self.private[seat].append(event)
-        delta = verdict.delta
-        self._record_public(Scored(now, delta.letters, delta.points, delta.rounds_won))
-        if verdict.barred is not None:
-            self.barred.add(verdict.barred)
-        if ends:
-            self.end(verdict.outcome)
-        else:
-            self.wake_all()
-
-
-def _two_different(hand: Sequence[int]) -> tuple[int, ...]:
-    """Two cards of different ranks from a hand (003's proof of a wrong accusation); two cards if none differ."""
-    first = hand[0]
-    other = next((c for c in hand[1:] if RANK[c] != RANK[first]), hand[1])
-    return (first, other)
+            self.trace.append(HandFour(now, seat, RANK[hand[0]] if four else -1))
+        self.middle_changed(arrived)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -9,50 +10,74 @@ import numpy as np
 
 from kemps_sim.agent import Agent
 from kemps_sim.gestures import FidgetStream, Repertoire
-from kemps_sim.perception import Perceiver
-from kemps_sim.profiles import PlayerProfile
+from kemps_sim.observation import Observation
+from kemps_sim.perception import Perceiver, Percept
+from kemps_sim.profiles import DISTRIBUTION_FIELDS, PlayerProfile
 from kemps_sim.timing import BlockSampler
 
 
 @dataclass
 class SeatKit:
-    """One seat's agent and its block-drawn human timings, perceiver and fidget stream."""
+    """One seat's agent and its block-drawn human timings, perceiver and fidget streams.
+
+    Every timing quantity, the perceiver and the fidgets draw from their own generator, so that changing one
+    (say, the reach time) leaves the others' random numbers as they were: paired comparisons stay paired.
+    """
 
     seat: int
     agent: Agent
     agent_name: str
     profile: PlayerProfile
-    reaction: BlockSampler
-    reach: BlockSampler
-    speech: BlockSampler
-    latency: BlockSampler
-    gesture_time: BlockSampler
+    samplers: dict[str, BlockSampler]
     perceiver: Perceiver
-    fidgets: FidgetStream
+    repertoire: Repertoire
+    silent: bool
+    fidget_rng: np.random.Generator
     memory: dict[str, Any] = field(default_factory=dict)
+    _streams: dict[tuple[str, ...], FidgetStream] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        # Bound methods of the hot samplers, looked up once (the engine draws one per decision and per reach).
-        self.reaction_next = self.reaction.next
-        self.reach_next = self.reach.next
-        self.wakes_on = getattr(self.agent, "wakes_on", _always)
+        # Bound methods looked up once: the engine draws one per decision, reach, call and percept.
+        self.reaction_next = self.samplers["reaction"].next
+        self.reach_next = self.samplers["reach"].next
+        self.speech = self.samplers["speech"].next
+        self.latency = self.samplers["perception_latency"].next
+        self.gesture_time = self.samplers["gesture_time"].next
+        self.wakes_on: Callable[[Percept, Observation], bool] = getattr(self.agent, "wakes_on", _always)
+        self.wakes_on_middle: Callable[[Observation, Sequence[int]], bool] = getattr(
+            self.agent, "wakes_on_middle", _always)
+        self._watches = getattr(self.agent, "watches", None)
 
     @classmethod
     def build(cls, seat: int, agent: Agent, agent_name: str, profile: PlayerProfile, players: int,
               repertoire: Repertoire, silent: bool, seed: np.random.SeedSequence) -> SeatKit:
-        """Spawn the seat's independent streams from its seed: timings, perception and fidgets never share."""
-        timing, perception, fidget = (np.random.default_rng(s) for s in seed.spawn(3))
-        spoken = tuple(g.name for g in repertoire if g.spoken) if silent else ()
-        return cls(
-            seat=seat, agent=agent, agent_name=agent_name, profile=profile,
-            reaction=profile.sampler("reaction", timing), reach=profile.sampler("reach", timing),
-            speech=profile.sampler("speech", timing), latency=profile.sampler("perception_latency", timing),
-            gesture_time=profile.sampler("gesture_time", timing),
-            perceiver=profile.perceiver(perception, n_opponents=players - 2),
-            fidgets=profile.fidget_stream(fidget, repertoire, exclude=spoken),
-        )
+        """Spawn the seat's independent streams from its seed, one per quantity."""
+        *timing, perception, fidget = (np.random.default_rng(s) for s in seed.spawn(len(DISTRIBUTION_FIELDS) + 2))
+        samplers = {name: profile.sampler(name, rng) for name, rng in zip(DISTRIBUTION_FIELDS, timing, strict=True)}
+        return cls(seat=seat, agent=agent, agent_name=agent_name, profile=profile, samplers=samplers,
+                   perceiver=profile.perceiver(perception, n_opponents=players - 2), repertoire=repertoire,
+                   silent=silent, fidget_rng=fidget)
+
+    def watches(self, obs: Observation) -> frozenset[str] | None:
+        """The gesture names the agent watches this round (None: all)."""
+        if self._watches is None:
+            return None
+        chosen = self._watches(obs)
+        return None if chosen is None else frozenset(chosen)
+
+    def fidgets_without(self, exclude: tuple[str, ...]) -> FidgetStream:
+        """The seat's fidget stream without some gesture types (spoken ones too under silent rules).
+
+        One stream per exclusion set, kept for the match, all drawing from the seat's fidget generator.
+        """
+        if self.silent:
+            exclude = tuple(sorted(set(exclude) | {g.name for g in self.repertoire if g.spoken}))
+        stream = self._streams.get(exclude)
+        if stream is None:
+            stream = self._streams[exclude] = self.profile.fidget_stream(self.fidget_rng, self.repertoire, exclude)
+        return stream
 
 
-def _always(percept: object, obs: object) -> bool:
-    """The default wake test: every percept matters."""
+def _always(*_: object) -> bool:
+    """The default wake test: every change matters."""
     return True

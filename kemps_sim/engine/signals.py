@@ -2,7 +2,10 @@
 percepts they cause in every other seat after a perception latency.
 
 Gaze is sampled lazily, per observer, at the moment a gesture happens; the observer gets a percept only when
-signal detection says "deliberate" (equal-variance SDT with the observer's d' and criterion).
+signal detection says "deliberate" (equal-variance SDT with the observer's d' and criterion). A seat receives
+percepts only of the gesture types its agent watches (``Agent.watches``). Fidgets of a type nobody watches and
+no pair uses as its signal could change nothing and are not simulated: by the superposition of Poisson streams
+the remaining fidgets keep exactly their rates.
 """
 
 from __future__ import annotations
@@ -30,35 +33,48 @@ class SignalChannel:
         half = n // 2
         #: relation[observer][gesturer]
         self.relation = [[PARTNER if (o - g) % n == half else OPPONENT for g in range(n)] for o in range(n)]
+        #: the gesture names each seat watches this round (None: all of them)
+        self.watches = [kit.watches(obs) for kit, obs in zip(sim.kits, sim.observations, strict=True)]
+        self.streams: list = []
 
-    def start_fidgets(self, seat: int) -> None:
-        """Start the seat's natural gestures: one Poisson stream, the type drawn per event.
+    def start_fidgets(self) -> None:
+        """Start every seat's natural gestures: one Poisson stream per seat, the type drawn per event.
 
         Each fidget is a bare timeout with a callback (no process to resume), as they are the commonest events.
         """
-        self._schedule_fidget(seat)
+        sim = self.sim
+        if any(w is None for w in self.watches):
+            exclude: tuple[str, ...] = ()
+        else:
+            kept = set(sim.signals).union(*self.watches)
+            exclude = tuple(name for name in self.repertoire.names if name not in kept)
+        self.streams = [kit.fidgets_without(exclude) for kit in sim.kits]
+        for seat in range(sim.rules.players):
+            self._schedule_fidget(seat)
 
     def _schedule_fidget(self, seat: int) -> None:
-        gap = self.sim.kits[seat].fidgets.next_gap()
+        gap = self.streams[seat].next_gap()
         if gap != float("inf"):
             self.sim.env.timeout(gap).callbacks.append(partial(self._fidget, seat))
 
     def _fidget(self, seat: int, _: simpy.Event) -> None:
         if self.sim.over:
             return
-        self.gesture(seat, self.sim.kits[seat].fidgets.next_kind(), deliberate=False)
+        self.gesture(seat, self.streams[seat].next_kind(), deliberate=False)
         self._schedule_fidget(seat)
 
     def gesture(self, seat: int, name: str, deliberate: bool) -> None:
-        """A gesture happens now: record it and let every other seat perhaps perceive it."""
+        """A gesture happens now: record it and let every other seat that watches it perhaps perceive it."""
         sim = self.sim
         now = sim.env.now
         gesture = self.repertoire[name]
         sim.trace.append(Gestured(now, seat, name, deliberate, sim.holding[seat]))
-        relation = self.relation
-        reaching = sim.reaching
+        relation, reaching, watches = self.relation, sim.reaching, self.watches
         for observer, kit in enumerate(sim.kits):
             if observer == seat:
+                continue
+            watched = watches[observer]
+            if watched is not None and name not in watched:
                 continue
             percept = kit.perceiver.perceive(gesture, deliberate, relation[observer][seat], reaching[observer],
                                              seat, now)
@@ -73,5 +89,7 @@ class SignalChannel:
         sim.percepts[observer].append(percept)
         sim.trace.append(Perceived(sim.env.now, observer, percept.gesturer, percept.gesture, percept.evidence,
                                    percept.gaze, percept.time, deliberate))
-        if sim.waiting[observer] is not None and sim.kits[observer].wakes_on(percept, sim.observations[observer]):
-            sim.wake(observer)
+        if sim.waiting[observer] is not None:
+            sim.public.now = sim.env.now
+            if sim.kits[observer].wakes_on(percept, sim.observations[observer]):
+                sim.wake(observer)
