@@ -15,7 +15,7 @@ import numpy as np
 
 from kemps_sim.intents import Intent
 from kemps_sim.observation import Observation
-from kemps_sim.perception import Percept
+from kemps_sim.perception import Attention, Percept
 
 
 @runtime_checkable
@@ -41,6 +41,12 @@ class Agent(Protocol):
 
     def watches(self, obs: Observation) -> frozenset[str] | None:
         """At the start of a round: the gesture names this seat attends to (None: all); it perceives no other."""
+
+    def gaze(self, obs: Observation) -> Attention | None:
+        """Optional, asked after every decision: how to spread the eyes from now on (None: as they are).
+
+        The profile's attention is the start of every round; an agent without this method never changes it.
+        """
 
 
 class BaseAgent:

@@ -258,10 +258,15 @@ class Perceiver:
         self.n_opponents, self.block = n_opponents, block
         self._c = observer.criterion
         self._d_fix, self._d_per, self._d_heard = observer.d_fixated, observer.d_peripheral, observer.heard_d
-        self._thr = {rel: tuple(_thresholds(observer, attention, rel, n_opponents, b) for b in (False, True))
-                     for rel in (PARTNER, OPPONENT, "opponents")}
+        self.look(attention)
         self._u: list[float] = []
         self._z: list[float] = []
+
+    def look(self, attention: Attention) -> None:
+        """Spread the gaze differently from now on (an agent's attention policy); the random streams go on."""
+        self.attention = attention
+        self._thr = {rel: tuple(_thresholds(self.observer, attention, rel, self.n_opponents, b) for b in (False, True))
+                     for rel in (PARTNER, OPPONENT, "opponents")}
 
     def perceive(self, gesture: Gesture, deliberate: bool, relation: str, busy: bool = False,
                  gesturer: int = -1, time: float = math.nan) -> Percept | None:

@@ -159,3 +159,24 @@ def test_agent_exception_is_wrapped_with_its_context():
 
     with pytest.raises(AgentError, match=r"agent broken\(\) at seat 2.*seed 3.*RuntimeError: boom"):
         simulate_round("standard", [Idle(), Idle(), Broken(), Idle()], seed=3, config=QUIET)
+
+
+def test_misbehaving_agent_ends_its_match_with_a_recorded_error_when_asked():
+    result = simulate_match("standard", [Returns(None), Idle(), Idle(), Idle()], seed=5, errors="record",
+                            config=QUIET)
+    assert result.end_reason == "agent_error" and result.winners == ()
+    assert "agent returns(value=None) at seat 0" in result.error and "seed 5" in result.error
+
+
+def test_an_agent_that_never_decides_is_stopped_by_the_watchdog():
+    class Stuck(Idle):
+        name = "stuck"
+
+        def decide(self, obs):
+            while True:
+                pass
+
+    config = EngineConfig(fidgets=False, max_round_seconds=3.0, decide_timeout=0.2)
+    result = simulate_match("standard", [Idle(), Stuck(), Idle(), Idle()], seed=2, errors="record", config=config)
+    assert result.end_reason == "agent_error"
+    assert "agent stuck() at seat 1" in result.error and "never decides" in result.error

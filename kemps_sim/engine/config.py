@@ -9,6 +9,9 @@ from typing import Any
 from kemps_sim.errors import ConfigError
 
 
+_POSITIVE = ("max_round_seconds", "decide_timeout")
+
+
 @dataclass(frozen=True)
 class EngineConfig:
     """How the engine runs a match; every field is validated and has a documented default.
@@ -23,10 +26,15 @@ class EngineConfig:
     deal_time: float = 1.6  # seconds to deal four fresh middle cards face up (estimate, ~0.4 s a card)
     strict: bool = False  # check the conservation invariant after every change of the table (tests use it)
     fidgets: bool = True  # simulate natural fidgets (turn off only to isolate a mechanism in a study)
+    # Wall-clock seconds one decide() may take before the agent is deemed never to decide (None: no limit). A
+    # watchdog only: it can end a match with an error, never change an outcome. Needs the main thread on Unix.
+    decide_timeout: float | None = None
 
     def __post_init__(self) -> None:
         for f in fields(self):
             value = getattr(self, f.name)
+            if f.name == "decide_timeout" and value is None:
+                continue
             if f.type == "bool":
                 if not isinstance(value, bool):
                     raise ConfigError(f"engine.{f.name} = {value!r}: must be true or false")
@@ -34,9 +42,9 @@ class EngineConfig:
                 if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                     raise ConfigError(f"engine.{f.name} = {value!r}: must be a whole number >= 1")
             elif (isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value)
-                  or value < 0 or (f.name == "max_round_seconds" and value <= 0)):
+                  or value < 0 or (f.name in _POSITIVE and value <= 0)):
                 raise ConfigError(f"engine.{f.name} = {value!r}: must be a finite number of seconds"
-                                  + (" > 0" if f.name == "max_round_seconds" else " >= 0"))
+                                  + (" > 0" if f.name in _POSITIVE else " >= 0"))
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any]) -> EngineConfig:

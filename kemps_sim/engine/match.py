@@ -39,7 +39,8 @@ class MatchResult:
     ranking: tuple[int, ...]
     winners: tuple[int, ...]
     rounds: tuple[RoundResult, ...]
-    end_reason: str  # "match_over" or "round_cap"
+    end_reason: str  # "match_over", "round_cap" or "agent_error"
+    error: str | None = None  # with end_reason "agent_error": what the agent did, naming agent, seat and seed
 
     @property
     def events(self) -> int:
@@ -118,8 +119,16 @@ def _round_rngs(seed: int, round_index: int) -> tuple[np.random.Generator, np.ra
 
 def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup: LineupLike = "collector",
                    profiles: ProfilesLike = None, seed: int = 0, *, config: EngineConfig | None = None,
-                   repertoire: Repertoire = DEFAULT_REPERTOIRE) -> MatchResult:
-    """Play one match and return its result. Same arguments and seed, same result, always."""
+                   repertoire: Repertoire = DEFAULT_REPERTOIRE, errors: str = "raise") -> MatchResult:
+    """Play one match and return its result. Same arguments and seed, same result, always.
+
+    An agent that raises, answers with something that is not an allowed intent, or (with
+    ``EngineConfig.decide_timeout``) never decides ends the match. With ``errors="raise"`` that is an
+    :class:`~kemps_sim.errors.AgentError`; with ``errors="record"`` the match is returned with ``end_reason
+    "agent_error"``, the rounds played so far and the error's message, so that a sweep can go on.
+    """
+    if errors not in ("raise", "record"):
+        raise ConfigError(f"errors = {errors!r}: must be 'raise' or 'record'")
     config = config or EngineConfig()
     rules, seed, names, kits = _setup(rules, lineup, profiles, seed, repertoire)
     n = rules.players
@@ -130,19 +139,25 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
     last_public: PublicTable | None = None
     rounds: list[RoundResult] = []
     allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
-    while not match_over(rules, standings) and len(rounds) < config.max_rounds:
-        index = len(rounds)
-        signals = _choose_signals(rules, kits, signals, last_public, allowed, standings, index, seed)
-        deal_rng, tie_rng = _round_rngs(seed, index)
-        sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng,
-                       tie_rng=tie_rng, dealer=dealer, signals=signals, standings=standings, round_index=index,
-                       seed=seed)
-        result = sim.run()
-        decided = result.outcome not in (Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT)
-        standings = result.standings.finish_round(decided)
-        rounds.append(dataclasses.replace(result, standings=standings))
-        last_public = sim.public
-        dealer = _next_dealer(rules, dealer, decided, dealer_rng)
+    try:
+        while not match_over(rules, standings) and len(rounds) < config.max_rounds:
+            index = len(rounds)
+            signals = _choose_signals(rules, kits, signals, last_public, allowed, standings, index, seed)
+            deal_rng, tie_rng = _round_rngs(seed, index)
+            sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng,
+                           tie_rng=tie_rng, dealer=dealer, signals=signals, standings=standings, round_index=index,
+                           seed=seed)
+            result = sim.run()
+            decided = result.outcome not in (Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT)
+            standings = result.standings.finish_round(decided)
+            rounds.append(dataclasses.replace(result, standings=standings))
+            last_public = sim.public
+            dealer = _next_dealer(rules, dealer, decided, dealer_rng)
+    except AgentError as exc:
+        if errors == "raise":
+            raise
+        return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), (), tuple(rounds),
+                           "agent_error", str(exc))
     end_reason = "match_over" if match_over(rules, standings) else "round_cap"
     return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), winners(rules, standings),
                        tuple(rounds), end_reason)

@@ -23,6 +23,7 @@ from kemps_sim.engine.checks import IntentChecker
 from kemps_sim.engine.config import EngineConfig
 from kemps_sim.engine.middle import FreshMiddle
 from kemps_sim.engine.seat import SeatKit
+from kemps_sim.engine.watchdog import DecideTimeout, watchdog
 from kemps_sim.engine.signals import SignalChannel
 from kemps_sim.errors import AgentError
 from kemps_sim.gestures import Repertoire
@@ -39,6 +40,7 @@ from kemps_sim.intents import (
     Wait,
 )
 from kemps_sim.observation import Observation, PublicTable
+from kemps_sim.perception import Attention
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import CallKind, Outcome, Standings
 from kemps_sim.table import InvariantError, TableState
@@ -105,6 +107,9 @@ class RoundSim:
         self.passed = [-1] * n
         self.tie_waiters: list[simpy.Event] = []
         self.holding = [self.table.has_four_of_a_kind(s) for s in range(n)]
+        for kit in kits:  # every round starts with the profile's attention
+            if kit.perceiver.attention is not kit.profile.attention:
+                kit.perceiver.look(kit.profile.attention)
         self.checker = IntentChecker(self, repertoire)
         self.signal_channel = SignalChannel(self, repertoire)
         self.calls = CallDesk(self)
@@ -288,14 +293,35 @@ class RoundSim:
         kit = self.kits[seat]
         self.public.now = self.env.now
         try:
-            intent = kit.agent.decide(self.observations[seat])
+            if self.config.decide_timeout is None:
+                intent = kit.agent.decide(self.observations[seat])
+            else:
+                with watchdog(self.config.decide_timeout):
+                    intent = kit.agent.decide(self.observations[seat])
+        except DecideTimeout:
+            raise self.agent_error(seat, f"decide() did not return within {self.config.decide_timeout} s of wall "
+                                   "time (engine.decide_timeout): the agent never decides") from None
         except Exception as exc:
             raise self.agent_error(seat, f"decide() raised {type(exc).__name__}: {exc}") from exc
         if type(intent) not in _INTENT_TYPES:
             raise self.agent_error(seat, f"decide() returned {intent!r}, which is not an intent; allowed: "
                                    + ", ".join(t.__name__ for t in INTENT_TYPES))
         self.checker.check(seat, intent)
+        if kit.gaze is not None:
+            self._look(seat, kit)
         return intent
+
+    def _look(self, seat: int, kit: SeatKit) -> None:
+        """Apply the agent's attention policy: where its eyes go from this decision on."""
+        try:
+            attention = kit.gaze(self.observations[seat])
+        except Exception as exc:
+            raise self.agent_error(seat, f"gaze() raised {type(exc).__name__}: {exc}") from exc
+        if attention is None or attention is kit.perceiver.attention:
+            return
+        if not isinstance(attention, Attention):
+            raise self.agent_error(seat, f"gaze() returned {attention!r}; allowed: an Attention or None")
+        kit.perceiver.look(attention)
 
     def agent_error(self, seat: int, problem: str) -> AgentError:
         """An error naming the agent, seat, simulated time and seed."""

@@ -47,6 +47,7 @@ class SeatKit:
         self.wakes_on_middle: Callable[[Observation, Sequence[int]], bool] = getattr(
             self.agent, "wakes_on_middle", _always)
         self._watches = getattr(self.agent, "watches", None)
+        self.gaze = getattr(self.agent, "gaze", None)
 
     @classmethod
     def build(cls, seat: int, agent: Agent, agent_name: str, profile: PlayerProfile, players: int,
