@@ -8,7 +8,6 @@ from typing import Any
 
 from kemps_sim.errors import ConfigError
 
-
 _POSITIVE = ("max_round_seconds", "decide_timeout")
 
 

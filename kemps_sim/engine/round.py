@@ -23,8 +23,8 @@ from kemps_sim.engine.checks import IntentChecker
 from kemps_sim.engine.config import EngineConfig
 from kemps_sim.engine.middle import FreshMiddle
 from kemps_sim.engine.seat import SeatKit
-from kemps_sim.engine.watchdog import DecideTimeout, watchdog
 from kemps_sim.engine.signals import SignalChannel
+from kemps_sim.engine.watchdog import DecideTimeout, watchdog
 from kemps_sim.errors import AgentError
 from kemps_sim.gestures import Repertoire
 from kemps_sim.intents import (
