@@ -14,7 +14,7 @@ from typing import Any
 
 from kemps_sim.agent import Agent, BaseAgent
 from kemps_sim.errors import ConfigError
-from kemps_sim.registry import agent_class
+from kemps_sim.registry import agent_class, agent_info
 
 LineupLike = str | Sequence[str | BaseAgent | Callable[[], Agent]]
 AgentFactory = Callable[[], Agent]
@@ -63,10 +63,10 @@ def parse_entry(text: str) -> tuple[str, dict[str, Any]]:
 def make_factory(name: str, params: dict[str, Any]) -> AgentFactory:
     """A factory for a registered agent with hyperparameters, checked now rather than at the first deal."""
     cls = agent_class(name)
-    allowed = cls.param_names()
+    parameters = agent_info(name).parameters
     for key in params:
-        if key not in allowed:
-            listed = ", ".join(f"{p}={getattr(cls(), p)!r}" for p in allowed) or "none"
+        if key not in parameters:
+            listed = ", ".join(f"{p}={v!r}" for p, v in parameters.items()) or "none"
             raise ConfigError(f"lineup agent {name!r}: unknown parameter {key!r}; parameters: {listed}")
     try:
         cls(**params)

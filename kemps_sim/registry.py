@@ -1,22 +1,247 @@
-"""Agents found by name: the built-ins of the ``agents`` package (third-party plugins join them later)."""
+"""Agents found by name: the built-ins of the ``agents`` package, then third-party plugins.
+
+A plugin is a Python distribution that declares an entry point in the group ``kemps_sim.agents``; the entry
+point's name is the agent's name and it loads a :class:`~kemps_sim.agent.BaseAgent` subclass, another class
+with a ``decide`` method, or a callable factory returning an agent. A plugin that fails to import, loads
+something that is not an agent, or clashes with a name already taken is reported by :func:`plugin_errors` and
+left out; it never stops the other agents from working. Discovery runs once per process (:func:`clear_cache`
+starts it again) and its order is deterministic: built-ins in their own order, then plugins sorted by name.
+"""
 
 from __future__ import annotations
 
-from kemps_sim.agent import BaseAgent
+import functools
+import importlib.metadata
+import inspect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from kemps_sim.agent import Agent, BaseAgent
 from kemps_sim.errors import ConfigError
+
+GROUP = "kemps_sim.agents"
+BUILT_IN = "built-in"
+_NAME = re.compile(r"[A-Za-z_][\w\-]*")  # what a lineup entry can name (kemps_sim.lineup)
+
+
+class FactoryAgent:
+    """A plugin factory (or duck-typed agent class) seen through the class interface :mod:`kemps_sim.lineup`
+    expects of a registered agent: ``param_names()`` and a call with keyword hyperparameters."""
+
+    def __init__(self, name: str, factory: Callable[..., Agent], params: tuple[str, ...]) -> None:
+        self.name = name
+        self.factory = factory
+        self._params = params
+
+    def param_names(self) -> tuple[str, ...]:
+        """The keyword hyperparameters the factory takes, in order."""
+        return self._params
+
+    def __call__(self, **params: Any) -> Agent:
+        return self.factory(**params)
+
+    def __repr__(self) -> str:
+        return f"FactoryAgent({self.name!r}, {self.factory!r})"
+
+
+AgentClass = type[BaseAgent] | FactoryAgent
+
+
+@dataclass(frozen=True)
+class AgentInfo:
+    """One registered agent: what ``kemps-sim agents`` shows and what a lineup entry builds."""
+
+    name: str
+    description: str
+    parameters: dict[str, Any]  # hyperparameter name -> default, in __init__ order
+    origin: str  # "built-in", or the name of the distribution that registered the plugin
+    target: str  # where it lives: "module:attribute"
+    factory: AgentClass = field(repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class PluginError:
+    """A plugin entry point left out of the registry, and why (``problem`` reads "failed to load: ...",
+    "not an agent: ..." or "clashes with ...")."""
+
+    name: str
+    distribution: str
+    target: str
+    problem: str
+
+    def line(self) -> str:
+        """One line for people: ``name: problem (entry point target of distribution)``."""
+        return f"{self.name}: {self.problem} (entry point {self.target} of {self.distribution})"
+
+
+@dataclass(frozen=True)
+class _Registry:
+    agents: dict[str, AgentInfo]
+    errors: tuple[PluginError, ...]
+
+
+def builtin_classes() -> tuple[type[BaseAgent], ...]:
+    """The built-in policy classes in their stable order: ``agents.BUILTINS`` when the package exports it."""
+    import agents
+
+    builtins = getattr(agents, "BUILTINS", None)
+    if builtins is not None:
+        return tuple(builtins)
+    from agents.collector import Collector
+    from agents.random_agent import RandomAgent
+
+    return (RandomAgent, Collector)
 
 
 def builtin_agents() -> dict[str, type[BaseAgent]]:
     """The built-in policies by name, in a stable order."""
-    from agents.collector import Collector
-    from agents.random_agent import RandomAgent
-
-    return {cls.name: cls for cls in (RandomAgent, Collector)}
+    return {cls.name: cls for cls in builtin_classes()}
 
 
-def agent_class(name: str) -> type[BaseAgent]:
-    """The agent class registered under ``name``, or a one-line error listing the agents that exist."""
-    known = builtin_agents()
-    if name not in known:
-        raise ConfigError(f"lineup agent {name!r}: unknown agent; allowed agents are {', '.join(known)}")
-    return known[name]
+def list_agents() -> list[AgentInfo]:
+    """Every usable agent: built-ins first in their order, then plugins sorted by name."""
+    return list(_discover().agents.values())
+
+
+def plugin_errors() -> list[PluginError]:
+    """Plugin entry points that were left out (failed imports, non-agents, name clashes), sorted by name."""
+    return list(_discover().errors)
+
+
+def agent_info(name: str) -> AgentInfo:
+    """The registered agent of that name, or a one-line :class:`ConfigError` listing the agents that exist."""
+    registry = _discover()
+    if name in registry.agents:
+        return registry.agents[name]
+    broken = [e for e in registry.errors if e.name == name]
+    if broken:
+        raise ConfigError(f"lineup agent {name!r}: a plugin that could not be used: {broken[0].line()}")
+    raise ConfigError(f"lineup agent {name!r}: unknown agent; allowed agents are {', '.join(registry.agents)}")
+
+
+def agent_class(name: str) -> AgentClass:
+    """The class (or factory adapter) registered under ``name``, or a one-line error listing what exists."""
+    return agent_info(name).factory
+
+
+def clear_cache() -> None:
+    """Forget what discovery found, so the next call looks at the installed distributions again."""
+    _discover.cache_clear()
+
+
+@functools.cache
+def _discover() -> _Registry:
+    """Built-ins, then every entry point of :data:`GROUP`, loaded and checked one at a time."""
+    agents: dict[str, AgentInfo] = {}
+    for cls in builtin_classes():
+        try:
+            agents[cls.name] = _describe(cls.name, cls, BUILT_IN, f"{cls.__module__}:{cls.__qualname__}")
+        except _NotAnAgent as exc:  # a bug in this package, not a user's plugin: fail loudly
+            raise TypeError(f"built-in agent {cls.name!r}: {exc}") from None
+    errors: list[PluginError] = []
+    plugins: dict[str, AgentInfo] = {}
+    for ep in _entry_points():
+        dist = _distribution(ep)
+        if not _NAME.fullmatch(ep.name):
+            errors.append(PluginError(ep.name, dist, ep.value, "not an agent name a lineup can write: use "
+                                      "letters, digits, '_' and '-', starting with a letter or '_'"))
+            continue
+        if ep.name in agents:
+            errors.append(PluginError(ep.name, dist, ep.value,
+                                      f"clashes with the built-in agent {ep.name!r}; the built-in wins"))
+            continue
+        if ep.name in plugins:
+            errors.append(PluginError(ep.name, dist, ep.value, f"clashes with the plugin {ep.name!r} of "
+                                      f"{plugins[ep.name].origin}; that one wins (first by distribution name)"))
+            continue
+        try:
+            obj = ep.load()
+        except Exception as exc:
+            errors.append(PluginError(ep.name, dist, ep.value, f"failed to load: {type(exc).__name__}: {exc}"))
+            continue
+        try:
+            plugins[ep.name] = _describe(ep.name, obj, dist, ep.value)
+        except _NotAnAgent as exc:
+            errors.append(PluginError(ep.name, dist, ep.value, f"not an agent: {exc}"))
+    agents.update(plugins)
+    return _Registry(agents, tuple(sorted(errors, key=lambda e: (e.name, e.distribution, e.target))))
+
+
+def _entry_points() -> list[importlib.metadata.EntryPoint]:
+    """The group's entry points sorted by (name, distribution, target), so clashes resolve the same way."""
+    found = importlib.metadata.entry_points(group=GROUP)
+    return sorted(found, key=lambda ep: (ep.name, _distribution(ep), ep.value))
+
+
+def _distribution(ep: importlib.metadata.EntryPoint) -> str:
+    dist = getattr(ep, "dist", None)
+    name = getattr(dist, "name", None) if dist is not None else None
+    return name or "an unknown distribution"
+
+
+class _NotAnAgent(Exception):
+    """What an entry point loaded cannot serve as an agent (the message says why)."""
+
+
+def _describe(name: str, obj: Any, origin: str, target: str) -> AgentInfo:
+    """Check that ``obj`` builds agents without arguments and read its description and hyperparameters."""
+    if isinstance(obj, type) and issubclass(obj, BaseAgent):
+        factory: AgentClass = obj
+        params = obj.param_names()
+        signature_of: Callable[..., Any] = obj.__init__
+    elif callable(obj) and (not isinstance(obj, type) or callable(getattr(obj, "decide", None))):
+        signature_of = obj
+        params = _keyword_params(obj)
+        factory = FactoryAgent(name, obj, params)
+    else:
+        kind = f"class {obj.__qualname__} without decide()" if isinstance(obj, type) else type(obj).__name__
+        raise _NotAnAgent(f"loaded a {kind}; expected a BaseAgent subclass or a factory returning an agent")
+    defaults = _defaults(signature_of, params)
+    try:
+        agent = factory()
+    except Exception as exc:
+        raise _NotAnAgent(f"building it without arguments raised {type(exc).__name__}: {exc}") from None
+    missing = [m for m in ("decide", "start_match", "choose_signal") if not callable(getattr(agent, m, None))]
+    if missing:
+        raise _NotAnAgent(f"it built {type(agent).__name__!s} without {', '.join(m + '()' for m in missing)}")
+    return AgentInfo(name, _one_line(obj, agent), defaults, origin, target, factory)
+
+
+def _keyword_params(obj: Callable[..., Any]) -> tuple[str, ...]:
+    """The parameters a factory takes by keyword, in order (``self`` excluded for a class)."""
+    try:
+        sig = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return ()
+    plain = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return tuple(n for n, p in sig.parameters.items() if n != "self" and p.kind in plain)
+
+
+def _defaults(obj: Callable[..., Any], params: tuple[str, ...]) -> dict[str, Any]:
+    """Each hyperparameter's default; one without a default cannot be left out of a lineup entry."""
+    try:
+        sig = inspect.signature(obj).parameters
+    except (TypeError, ValueError):
+        return {}
+    out: dict[str, Any] = {}
+    for p in params:
+        default = sig[p].default if p in sig else inspect.Parameter.empty
+        if default is inspect.Parameter.empty:
+            raise _NotAnAgent(f"hyperparameter {p!r} has no default; every hyperparameter needs one")
+        out[p] = default
+    return out
+
+
+def _one_line(obj: Any, agent: Any) -> str:
+    """What the entry point itself says (its ``description``, else its own docstring's first line), else what the
+    agent it built says: a factory's docstring describes its variant better than the class it builds."""
+    for source, doc_of in ((obj, obj), (agent, type(agent))):
+        text = getattr(source, "description", None)
+        if isinstance(text, str) and text.strip():
+            return text.strip().splitlines()[0]
+        doc = doc_of.__doc__  # its own docstring only: BaseAgent's would describe no policy
+        if isinstance(doc, str) and doc.strip():
+            return inspect.cleandoc(doc).splitlines()[0]
+    return ""

@@ -24,7 +24,7 @@ from kemps_sim.perception import Attention, Observer
 from kemps_sim.scoring import match_over
 from kemps_sim.timing import Exponential, Fixed
 from kemps_sim.trace import Gestured, Perceived, RaceLost, Swapped
-from tests.scripted import Gesturer, GrabFirstCard, Idle, Returns
+from tests.scripted import Gesturer, GrabFirstCard, Idle, PingPong, Returns
 
 QUIET = EngineConfig(fidgets=False, max_round_seconds=3.0)
 
@@ -180,3 +180,20 @@ def test_an_agent_that_never_decides_is_stopped_by_the_watchdog():
     result = simulate_match("standard", [Idle(), Stuck(), Idle(), Idle()], seed=2, errors="record", config=config)
     assert result.end_reason == "agent_error"
     assert "agent stuck() at seat 1" in result.error and "never decides" in result.error
+
+
+@pytest.mark.parametrize("hook", ["start_match", "watches", "wakes_on_middle"])
+def test_an_agent_hook_that_raises_is_reported_with_its_context(hook):
+    class Faulty(Idle):
+        name = "faulty"
+
+    def boom(self, *args, **kwargs):
+        raise RuntimeError("hook failed")
+
+    setattr(Faulty, hook, boom)
+    lineup = [PingPong(), Faulty(), Idle(), Idle()]  # the ping-pong swaps keep changing the middle
+    result = simulate_match("standard", lineup, seed=4, errors="record",
+                            config=EngineConfig(max_round_seconds=5.0, max_rounds=1))
+    assert result.end_reason == "agent_error"
+    assert "agent faulty() at seat 1" in result.error and "hook failed" in result.error
+    assert "seed 4" in result.error

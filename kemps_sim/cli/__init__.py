@@ -11,12 +11,13 @@ import sys
 from collections.abc import Sequence
 
 from kemps_sim import __version__
+from kemps_sim.cli import agents as agents_cmd
 from kemps_sim.cli import play as play_cmd
 from kemps_sim.cli import rules as rules_cmd
 from kemps_sim.errors import KempsError
 
 USAGE_ERROR = 2
-COMMANDS = (rules_cmd, play_cmd)
+COMMANDS = (rules_cmd, play_cmd, agents_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

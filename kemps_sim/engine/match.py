@@ -95,8 +95,12 @@ def _setup(rules: Rules | str | Mapping[str, Any] | None, lineup: LineupLike, pr
     seat_profiles = resolve_profiles(profiles, n)
     kits = []
     for seat, (name, factory) in enumerate(seats):
-        agent = factory()
-        agent.start_match(seat, n, np.random.default_rng(_stream(seed, AGENT, seat)))
+        try:
+            agent = factory()
+            agent.start_match(seat, n, np.random.default_rng(_stream(seed, AGENT, seat)))
+        except Exception as exc:
+            raise AgentError(f"agent {name} at seat {seat}, before the first deal, seed {seed}: could not be "
+                             f"started: {type(exc).__name__}: {exc}") from exc
         kits.append(SeatKit.build(seat, agent, name, seat_profiles[seat], n, repertoire,
                                   rules.signal_modality == "silent", _stream(seed, SEAT, seat)))
     return rules, seed, [name for name, _ in seats], kits
@@ -130,7 +134,15 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
     if errors not in ("raise", "record"):
         raise ConfigError(f"errors = {errors!r}: must be 'raise' or 'record'")
     config = config or EngineConfig()
-    rules, seed, names, kits = _setup(rules, lineup, profiles, seed, repertoire)
+    rules = rules if isinstance(rules, Rules) else load_rules(rules)
+    try:
+        rules, seed, names, kits = _setup(rules, lineup, profiles, seed, repertoire)
+    except AgentError as exc:
+        if errors == "raise":
+            raise
+        labels = tuple(label for label, _ in resolve_lineup(lineup, rules.players))
+        empty = Standings.start(rules)
+        return MatchResult(rules, int(seed), labels, empty, ranking(rules, empty), (), (), "agent_error", str(exc))
     n = rules.players
     dealer_rng = np.random.default_rng(_stream(seed, DEALERS))
     standings = Standings.start(rules)

@@ -207,7 +207,7 @@ class RoundSim:
         for seat, alarm in enumerate(self.waiting):
             if alarm is None or alarm.rung:
                 continue
-            if wake and kits[seat].wakes_on_middle(observations[seat], arrived):
+            if wake and self.hook(seat, "wakes_on_middle", kits[seat].wakes_on_middle, observations[seat], arrived):
                 alarm.ring(kits[seat].reaction_next())
             elif passed[seat] == version - 1:
                 passed[seat] = version
@@ -322,6 +322,13 @@ class RoundSim:
         if not isinstance(attention, Attention):
             raise self.agent_error(seat, f"gaze() returned {attention!r}; allowed: an Attention or None")
         kit.perceiver.look(attention)
+
+    def hook(self, seat: int, what: str, function: Any, *args: Any) -> Any:
+        """Call one of an agent's optional hooks; anything it raises becomes an :class:`AgentError` with context."""
+        try:
+            return function(*args)
+        except Exception as exc:
+            raise self.agent_error(seat, f"{what}() raised {type(exc).__name__}: {exc}") from exc
 
     def agent_error(self, seat: int, problem: str) -> AgentError:
         """An error naming the agent, seat, simulated time and seed."""

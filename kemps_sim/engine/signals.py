@@ -34,7 +34,8 @@ class SignalChannel:
         #: relation[observer][gesturer]
         self.relation = [[PARTNER if (o - g) % n == half else OPPONENT for g in range(n)] for o in range(n)]
         #: the gesture names each seat watches this round (None: all of them)
-        self.watches = [kit.watches(obs) for kit, obs in zip(sim.kits, sim.observations, strict=True)]
+        self.watches = [sim.hook(seat, "watches", kit.watches, obs)
+                        for seat, (kit, obs) in enumerate(zip(sim.kits, sim.observations, strict=True))]
         self.streams: list = []
 
     def start_fidgets(self) -> None:
@@ -91,5 +92,5 @@ class SignalChannel:
                                    percept.gaze, percept.time, deliberate))
         if sim.waiting[observer] is not None:
             sim.public.now = sim.env.now
-            if sim.kits[observer].wakes_on(percept, sim.observations[observer]):
+            if sim.hook(observer, "wakes_on", sim.kits[observer].wakes_on, percept, sim.observations[observer]):
                 sim.wake(observer)

@@ -1,0 +1,178 @@
+"""The conformance check: every built-in passes it, and each kind of broken agent fails it with a message that
+names the problem (an illegal swap, an exception, nondeterminism, a livelock, a factory that is not one).
+
+Settings trade coverage for time. ``SMALL`` (3 presets that differ in swap rule and fresh-middle rule:
+``standard`` one-for-one with stall calls, ``kems`` drop-first, ``german`` multi-card with nobody-wants; 4 and
+6 players; one seed; two rounds) plays 24 short matches per agent in well under a second for the built-ins, so
+every built-in is checked on every run. It skips ``party``/``peanut_butter`` (rule-wise close to ``german``) and
+8 players; the one full default check below covers those for the default opponent, in a few seconds.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+
+from kemps_sim import registry
+from kemps_sim.agent import BaseAgent
+from kemps_sim.errors import ConfigError
+from kemps_sim.intents import Intent, Object, Swap, Wait
+from kemps_sim.observation import Observation
+from kemps_sim.testing import ConformanceError, ConformanceReport, _livelocked, check_agent
+from tests.plugin_fixture.kemps_test_plugin import TesterAgent as PluginAgent  # not Test*: pytest would collect it
+
+SMALL = dict(presets=("standard", "kems", "german"), players=(4, 6), seeds=range(1), max_rounds=2)
+SMALL_MATCHES = 3 * 2 * 1 * 4  # presets x table sizes x seeds x (every seat twice, one pair, baseline)
+BUILTINS = [info.name for info in registry.list_agents() if info.origin == "built-in"]
+
+
+@pytest.mark.parametrize("name", BUILTINS)
+def test_every_builtin_passes(name):
+    report = check_agent(name, **SMALL)
+    assert isinstance(report, ConformanceReport) and report.agent == name
+    assert report.matches == SMALL_MATCHES and report.rounds >= SMALL_MATCHES
+    assert set(report.livelock) == set(SMALL["presets"])
+
+
+def test_full_default_check_of_the_default_opponent():
+    """The documented defaults (every preset, 4/6/8 players, two seeds, three rounds): 120 matches."""
+    name = "collector" if "collector" in BUILTINS else BUILTINS[0]
+    report = check_agent(name)
+    assert report.matches == 5 * 3 * 2 * 4
+    if name == "collector":  # the agent in one pair against itself is the baseline match: same timeouts
+        assert report.timeouts == report.baseline_timeouts
+    assert name in str(report)
+
+
+def test_a_plugin_class_and_a_lineup_entry_string_pass():
+    check_agent(PluginAgent, **SMALL)
+    info = registry.list_agents()[0]
+    entry = info.name + "".join(f"({k}={v!r})" for k, v in list(info.parameters.items())[:1])
+    assert check_agent(entry, **SMALL).agent == entry
+
+
+class IllegalSwap(PluginAgent):
+    """Gives away a middle card it does not hold once it has swapped a few times."""
+
+    name = "illegal_swap"
+
+    def decide(self, obs: Observation) -> Intent:
+        if obs.playing and obs.middle and not obs.owed and obs.now > 1.0:
+            return Swap((obs.middle[0],), (obs.middle[-1],))
+        return super().decide(obs)
+
+
+class Raises(PluginAgent):
+    name = "raises"
+
+    def decide(self, obs: Observation) -> Intent:
+        if obs.now > 1.0:
+            raise RuntimeError("boom in decide")
+        return super().decide(obs)
+
+
+class GlobalRandom(PluginAgent):
+    """Hesitates at random, drawing from Python's global generator instead of the one the match gives it."""
+
+    name = "global_random"
+
+    def decide(self, obs: Observation) -> Intent:
+        if not obs.owed and random.random() < 0.3:
+            return Wait(timeout=0.05 + random.random())
+        return super().decide(obs)
+
+
+class Clock(PluginAgent):
+    """Hesitates when the wall clock's nanoseconds say so."""
+
+    name = "clock"
+
+    def decide(self, obs: Observation) -> Intent:
+        if not obs.owed and time.perf_counter_ns() % 3 == 0:
+            return Wait(timeout=0.2)
+        return super().decide(obs)
+
+
+class PingPongObjector(BaseAgent):
+    """Swaps its first card with the first middle card forever and objects to every stall: legal, deterministic,
+    and the middle it keeps churning is never swept, so the rest of the table starves."""
+
+    name = "ping_pong"
+
+    def decide(self, obs: Observation) -> Intent:
+        if obs.owed:
+            return Swap((), obs.middle[:obs.owed])
+        if obs.rules.fresh_middle == "stall_call" and obs.stall_pending_until is not None:
+            return Object()
+        if not obs.middle or obs.sweep_due:
+            return Wait(timeout=0.3)
+        return Swap((obs.hand[0],), (obs.middle[0],))
+
+
+def failed_checks(error: ConformanceError) -> set[str]:
+    return {f.check for f in error.failures}
+
+
+def test_an_illegal_swap_is_caught_with_the_engine_refusal():
+    with pytest.raises(ConformanceError) as caught:
+        check_agent(IllegalSwap, **SMALL)
+    message = str(caught.value)
+    assert failed_checks(caught.value) == {"legal intents, no crash"}
+    assert "agent illegal_swap failed" in message and "not all in the seat's hand" in message
+    assert "[legal intents, no crash] standard, 4 players, seed 0, agent in every seat: agent illegal_swap at seat" \
+        in message
+    assert "agent in pair 0 against collector" in message
+
+
+def test_an_exception_is_caught_and_named():
+    with pytest.raises(ConformanceError, match=r"decide\(\) raised RuntimeError: boom in decide") as caught:
+        check_agent(Raises, **SMALL)
+    assert failed_checks(caught.value) == {"legal intents, no crash"}
+    assert len(caught.value.failures) == 2 * 6  # every seat and one pair, in each of the 6 settings
+    assert isinstance(caught.value, AssertionError)
+
+
+@pytest.mark.parametrize("agent", [GlobalRandom, Clock])
+def test_nondeterminism_is_caught(agent):
+    with pytest.raises(ConformanceError, match=r"\[determinism\] standard, 4 players, seed 0") as caught:
+        check_agent(agent, **SMALL)
+    assert failed_checks(caught.value) == {"determinism"}
+    assert "the same match played twice differed" in str(caught.value)
+
+
+def test_a_livelock_is_caught_against_the_baseline():
+    with pytest.raises(ConformanceError) as caught:
+        check_agent(PingPongObjector, presets=("standard", "german"), players=(4, 6), seeds=range(1), max_rounds=2)
+    assert failed_checks(caught.value) == {"livelock"}
+    message = str(caught.value)
+    assert re.search(r"\[livelock\] standard, agent in pair 0 against collector: [34] of 4 rounds hit the round cap "
+                     r"\(max_round_seconds=60.0\) against [01] of 4 with collector in every seat", message)
+    assert "[livelock] german, agent in pair 0 against collector" in message
+
+
+def test_the_livelock_tolerance():
+    assert _livelocked(4, 4, 0, 4) and _livelocked(3, 4, 0, 4)
+    assert not _livelocked(2, 4, 0, 4)  # half the baseline's finished share: still live
+    assert not _livelocked(1, 1, 0, 1)  # one round is not evidence
+    assert _livelocked(9, 12, 3, 12) and not _livelocked(7, 12, 3, 12)
+    assert not _livelocked(6, 6, 6, 6)  # a baseline that never finishes judges nothing
+
+
+def test_a_factory_that_is_not_one_is_refused_before_any_match():
+    with pytest.raises(ConformanceError, match=r"\[construction\].*has no decide\(\)"):
+        check_agent(object)
+    shared = PluginAgent()
+    with pytest.raises(ConformanceError, match="returned the same object twice"):
+        check_agent(lambda: shared)
+    with pytest.raises(ConformanceError, match="the factory raised ZeroDivisionError"):
+        check_agent(lambda: 1 / 0)
+
+
+def test_bad_arguments_are_configuration_errors():
+    with pytest.raises(ConfigError, match="unknown agent"):
+        check_agent("nobody")
+    with pytest.raises(ConfigError, match="at least one value"):
+        check_agent(PluginAgent, seeds=())
