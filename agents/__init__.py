@@ -1,1 +1,23 @@
-"""Built-in agent policies for kemps-sim, found by name through :mod:`kemps_sim.registry`."""
+"""Built-in agent policies for kemps-sim, found by name through :mod:`kemps_sim.registry`.
+
+``BUILTINS`` lists every built-in class in a stable order; the registry maps ``cls.name`` to each. The built-ins
+are assembled from parts (:mod:`agents.composed`): collecting, feeding, signalling, attention, calling and signal
+choice, each in its own module.
+"""
+
+from __future__ import annotations
+
+from agents.bluffer import Bluffer
+from agents.callers import Cautious, Eager
+from agents.camouflage import Camouflage
+from agents.collector import Collector
+from agents.feeder import Feeder
+from agents.random_agent import RandomAgent
+from agents.watcher import Watcher
+from kemps_sim.agent import BaseAgent
+
+#: Every built-in agent class, in a stable order (the registry reads it).
+BUILTINS: tuple[type[BaseAgent], ...] = (RandomAgent, Collector, Feeder, Camouflage, Watcher, Bluffer, Cautious,
+                                         Eager)
+
+__all__ = ["BUILTINS", "Bluffer", "Camouflage", "Cautious", "Collector", "Eager", "Feeder", "RandomAgent", "Watcher"]

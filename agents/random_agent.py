@@ -3,7 +3,10 @@ kind and calls Kemps when it notices its partner's signal, so that a table of th
 
 from __future__ import annotations
 
+import numpy as np
+
 from agents.habits import RoundMemory, holds_four
+from agents.signal_choice import SignalChoice, check_signal_params
 from kemps_sim.agent import BaseAgent
 from kemps_sim.errors import ConfigError
 from kemps_sim.intents import CallKemps, Intent, Swap
@@ -12,21 +15,37 @@ from kemps_sim.perception import Percept
 
 
 class RandomAgent(BaseAgent):
-    """Legal random play: each decision swaps with probability ``p_swap`` (one to ``max_cards`` cards)."""
+    """Legal random play: each decision swaps with probability ``p_swap`` (one to ``max_cards`` cards).
+
+    The baseline of every comparison (no source: it is what play looks like without any of their heuristics). It
+    chooses its pair's signal like every built-in (``signal``, ``signal_policy``: :mod:`agents.signal_choice`).
+    """
 
     name = "random"
     description = "legal random swaps; signals four of a kind and calls on the partner's signal (baseline)"
 
-    def __init__(self, p_swap: float = 0.5, max_cards: int = 1, patience: float = 2.0, resignal: float = 3.0):
+    def __init__(self, p_swap: float = 0.5, max_cards: int = 1, patience: float = 2.0, resignal: float = 3.0,
+                 signal: str = "ear", signal_policy: str = "fixed"):
         if not 0.0 <= p_swap <= 1.0:
             raise ConfigError(f"random.p_swap = {p_swap!r}: must be a probability from 0 to 1")
         if not 1 <= max_cards <= 4:
             raise ConfigError(f"random.max_cards = {max_cards!r}: must be a whole number from 1 to 4")
         self.p_swap = p_swap
         self.max_cards = max_cards
+        check_signal_params("random", signal, signal_policy)
         self.patience = patience
         self.resignal = resignal
+        self.signal = signal
+        self.signal_policy = signal_policy
         self.memory = RoundMemory()
+
+    def start_match(self, seat: int, players: int, rng: np.random.Generator) -> None:
+        super().start_match(seat, players, rng)
+        self.memory = RoundMemory()
+        self.choice = SignalChoice(self.signal, self.signal_policy)
+
+    def choose_signal(self, obs: Observation) -> str:
+        return self.choice.choose(obs, self.rng)
 
     def decide(self, obs: Observation) -> Intent:
         memory = self.memory

@@ -70,8 +70,8 @@ class Observation:
     Agents read it; they never change it (their own ``memory`` dict excepted).
     """
 
-    __slots__ = ("_barred", "_hand", "_owed", "_percepts", "_private", "_public", "memory", "pair", "partner",
-                 "seat", "signal")
+    __slots__ = ("_barred", "_hand", "_log", "_owed", "_percepts", "_private", "_public", "memory", "pair",
+                 "partner", "seat", "signal")
 
     def __init__(self, seat: int, public: PublicTable, hand: list[int], owed: list[int], percepts: list[Percept],
                  barred: set[int], signal: str, memory: dict[str, Any], private: list[TraceEvent]) -> None:
@@ -84,9 +84,10 @@ class Observation:
         self._public = public
         self._hand = hand
         self._owed = owed
-        self._percepts = percepts
+        self._percepts = ReadOnlyList(percepts)
+        self._log = ReadOnlyList(public.log)
         self._barred = barred
-        self._private = private
+        self._private = ReadOnlyList(private)
 
     # Own side -------------------------------------------------------------------------------------------------
     @property
@@ -102,12 +103,12 @@ class Observation:
     @property
     def percepts(self) -> Sequence[Percept]:
         """Gestures this seat noticed as possibly deliberate, oldest first (grows during the round)."""
-        return ReadOnlyList(self._percepts)
+        return self._percepts
 
     @property
     def private(self) -> Sequence[TraceEvent]:
         """Events only this seat saw: cards shown to it after its wrong Stop Kemps (003)."""
-        return ReadOnlyList(self._private)
+        return self._private
 
     @property
     def barred_from_stop(self) -> bool:
@@ -163,7 +164,7 @@ class Observation:
     @property
     def log(self) -> Sequence[TraceEvent]:
         """Public events of the round so far: swaps, sweeps, refills, stalls, calls, public reveals."""
-        return ReadOnlyList(self._public.log)
+        return self._log
 
     @property
     def last_swap(self) -> tuple[float, ...]:
