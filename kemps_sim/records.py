@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from kemps_sim.engine.match import MatchResult
 
 NAN = math.nan
+#: Trace events counted one for one in the rounds table, by column.
+_COUNTED = {Swapped: "swaps", RaceLost: "races_lost", Swept: "sweeps", Perceived: "percepts", StallSaid: "stalls",
+            CallHeard: "calls"}
 
 
 def pairs_table(result: MatchResult) -> pd.DataFrame:
@@ -46,24 +49,14 @@ def rounds_table(result: MatchResult) -> pd.DataFrame:
         deciding: CallHeard | None = None
         for event in rnd.trace:
             kind = type(event)
-            if kind is Swapped:
-                counts["swaps"] += 1
-            elif kind is RaceLost:
-                counts["races_lost"] += 1
-            elif kind is Swept:
-                counts["sweeps"] += 1
+            if kind in _COUNTED:
+                counts[_COUNTED[kind]] += 1
             elif kind is Refilled:
                 counts["reshuffles"] += event.reshuffled
             elif kind is Gestured:
                 counts["signals" if event.deliberate else "fidgets"] += 1
-            elif kind is Perceived:
-                counts["percepts"] += 1
-            elif kind is StallSaid:
-                counts["stalls"] += 1
-            elif kind is CallHeard:
-                counts["calls"] += 1
-                if event.ends_round:
-                    deciding = event
+            if kind is CallHeard and event.ends_round:
+                deciding = event
         pairs = result.rules.pairs
         rows.append({
             "seed": result.seed, "round": rnd.index, "dealer": rnd.dealer, "outcome": rnd.outcome.value,
