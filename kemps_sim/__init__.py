@@ -16,6 +16,18 @@ try:
 except PackageNotFoundError:  # running from a source tree that is not installed
     __version__ = "0.0.0+source"
 
+#: Bulk-experiment entry points, imported on first use so that ``import kemps_sim`` stays light.
+_SWEEP_EXPORTS = ("load_results", "run_sweep", "read_spec", "spec_from_mapping", "tournament_spec")
+
+
+def __getattr__(name: str):
+    if name in _SWEEP_EXPORTS:
+        from kemps_sim import sweep
+
+        return getattr(sweep, name)
+    raise AttributeError(f"module 'kemps_sim' has no attribute {name!r}")
+
+
 __all__ = [
     "PRESETS",
     "AgentError",
@@ -29,8 +41,13 @@ __all__ = [
     "Rules",
     "TableState",
     "__version__",
+    "load_results",
     "load_rules",
     "preset_names",
+    "read_spec",
+    "run_sweep",
     "simulate_match",
     "simulate_round",
+    "spec_from_mapping",
+    "tournament_spec",
 ]

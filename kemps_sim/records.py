@@ -1,4 +1,4 @@
-"""Match results reduced to tidy pandas tables: one row per pair, per round, per call (and per event on request).
+"""Match results reduced to tidy pandas tables: one row per pair, round, call and four of a kind (and event).
 
 Every row carries the match ``seed`` so that it can be replayed alone. The trace stays plain tuples during play;
 this module is the one place it becomes DataFrames.
@@ -109,6 +109,45 @@ def calls_table(result: MatchResult) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=columns)
 
 
+def fours_table(result: MatchResult) -> pd.DataFrame:
+    """One row per four of a kind a seat came to hold, and its fate: how call accuracy is converted into rounds.
+
+    ``fate`` is ``kemps`` (a right Kemps or Double Kemps by its pair), ``stolen`` (a right Stop Kemps against it),
+    ``broken`` (the hand stopped being four of a kind before any call) or ``uncalled`` (the round ended otherwise).
+    ``settled_at`` is when that happened (the round's end for ``uncalled``).
+    """
+    rules = result.rules
+    n, pairs = rules.players, rules.pairs
+    rows: list[dict] = []
+    for rnd in result.rounds:
+        open_rows: dict[int, dict] = {}
+        four_at = [NAN] * n
+        for event in rnd.trace:
+            kind = type(event)
+            if kind is HandFour:
+                _settle(open_rows, event.seat, "broken", event.time)
+                four_at[event.seat] = event.time if event.rank >= 0 else NAN
+                if event.rank >= 0:
+                    row = {"seed": result.seed, "round": rnd.index, "seat": event.seat, "pair": event.seat % pairs,
+                           "rank": event.rank, "four_at": event.time, "signal_at": NAN, "fate": "uncalled",
+                           "settled_at": rnd.end_time}
+                    rows.append(row)
+                    open_rows[event.seat] = row
+            elif (kind is Gestured and event.deliberate and event.seat in open_rows
+                  and event.gesture == rnd.signals[event.seat % pairs]
+                  and math.isnan(open_rows[event.seat]["signal_at"])):
+                open_rows[event.seat]["signal_at"] = event.time
+            elif kind is CallHeard and event.right:
+                if event.call == "stop_kemps":
+                    _settle(open_rows, _holder(event, n, rules.stop_kemps_reveals, four_at), "stolen", event.time)
+                else:
+                    _settle(open_rows, (event.seat + n // 2) % n, "kemps", event.time)
+                    if event.call == "double_kemps":
+                        _settle(open_rows, event.seat, "kemps", event.time)
+    columns = ["seed", "round", "seat", "pair", "rank", "four_at", "signal_at", "fate", "settled_at"]
+    return pd.DataFrame(rows, columns=columns)
+
+
 def events_table(result: MatchResult) -> pd.DataFrame:
     """One row per trace event (long format: ``event`` names the type; fields not of that type are empty)."""
     rows = []
@@ -121,8 +160,8 @@ def events_table(result: MatchResult) -> pd.DataFrame:
 
 
 def tables(results: Iterable[MatchResult], events: bool = False) -> dict[str, pd.DataFrame]:
-    """The tables of many matches stacked: ``pairs``, ``rounds``, ``calls`` (and ``events`` if asked)."""
-    makers = {"pairs": pairs_table, "rounds": rounds_table, "calls": calls_table}
+    """The tables of many matches stacked: ``pairs``, ``rounds``, ``calls``, ``fours`` (and ``events`` if asked)."""
+    makers = {"pairs": pairs_table, "rounds": rounds_table, "calls": calls_table, "fours": fours_table}
     if events:
         makers["events"] = events_table
     collected: dict[str, list[pd.DataFrame]] = {name: [] for name in makers}
@@ -131,6 +170,13 @@ def tables(results: Iterable[MatchResult], events: bool = False) -> dict[str, pd
             collected[name].append(make(result))
     return {name: pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
             for name, frames in collected.items()}
+
+
+def _settle(open_rows: dict[int, dict], seat: int, fate: str, time: float) -> None:
+    """Close the seat's open four-of-a-kind row, if any, with its fate."""
+    row = open_rows.pop(seat, None)
+    if row is not None:
+        row["fate"], row["settled_at"] = fate, time
 
 
 def _holder(call: CallHeard, n: int, reveals: str, four_at: list[float]) -> int:

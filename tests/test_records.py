@@ -39,8 +39,23 @@ def test_call_timings_run_from_four_of_a_kind_to_signal_to_call():
 def test_stacked_tables_and_events():
     results = [simulate_match(load_rules("german", players=6), "collector", seed=s) for s in (1, 2)]
     stacked = tables(results, events=True)
-    assert set(stacked) == {"pairs", "rounds", "calls", "events"}
+    assert set(stacked) == {"pairs", "rounds", "calls", "fours", "events"}
     assert sorted(stacked["pairs"]["seed"].unique()) == [1, 2]
     assert len(stacked["pairs"]) == 6
     assert isinstance(stacked["events"], pd.DataFrame)
     assert len(events_table(results[0])) == results[0].events
+
+
+def test_every_right_call_settles_the_four_it_was_about():
+    from kemps_sim.records import fours_table
+
+    for seed in range(6):
+        result = simulate_match("standard", "collector,watcher", seed=seed)
+        fours, calls = fours_table(result), calls_table(result)
+        right = calls[calls["right"]]
+        assert set(fours["fate"]) <= {"kemps", "stolen", "broken", "uncalled"}
+        assert (fours["fate"] == "kemps").sum() == (right["call"] == "kemps").sum() + 2 * (
+            right["call"] == "double_kemps").sum()
+        assert (fours["fate"] == "stolen").sum() == (right["call"] == "stop_kemps").sum()
+        assert (fours["four_at"] <= fours["settled_at"]).all()
+        assert len(fours) >= len(right)

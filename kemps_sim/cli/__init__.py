@@ -13,11 +13,14 @@ from collections.abc import Sequence
 from kemps_sim import __version__
 from kemps_sim.cli import agents as agents_cmd
 from kemps_sim.cli import play as play_cmd
+from kemps_sim.cli import report as report_cmd
 from kemps_sim.cli import rules as rules_cmd
+from kemps_sim.cli import sweep as sweep_cmd
+from kemps_sim.cli import tournament as tournament_cmd
 from kemps_sim.errors import KempsError
 
 USAGE_ERROR = 2
-COMMANDS = (rules_cmd, play_cmd, agents_cmd)
+COMMANDS = (rules_cmd, play_cmd, agents_cmd, sweep_cmd, report_cmd, tournament_cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,64 @@
+"""``kemps-sim sweep``: run (or resume) a sweep spec on local processes or a Dask cluster, then print its summary."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from kemps_sim.cli.report import print_summary
+from kemps_sim.errors import ConfigError
+from kemps_sim.sweep import plan_tasks, read_spec, run_sweep
+from kemps_sim.sweep.executors import available_cores
+
+INTERRUPTED = 130
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``sweep`` sub-command."""
+    p = sub.add_parser("sweep", help="run a sweep spec (TOML) and summarise it",
+                       description="Run every match of a sweep spec into a Parquet results folder, resuming what "
+                                   "the folder already holds, then print the summary table.")
+    p.add_argument("spec", metavar="SPEC.toml", help="the sweep spec")
+    p.add_argument("--output", default=None, metavar="DIR", help="results folder (default: the spec's output)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None,
+                       help=f"local worker processes (default: every core, here {available_cores()})")
+    where.add_argument("--serial", action="store_true", help="run in this process, one match after another")
+    where.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT|local",
+                       help="run on a Dask cluster: a scheduler address, or local to start a LocalCluster")
+    p.add_argument("--chunk", type=int, default=None, metavar="N", help="matches per chunk (default: automatic)")
+    p.add_argument("--extend", action="store_true",
+                   help="accept a spec that adds cells or replicates to the folder's spec")
+    p.add_argument("--check", action="store_true", help="only check the spec and print the plan")
+    p.add_argument("--no-progress", action="store_true", help="do not show the progress bar")
+    p.add_argument("--by", default=None, metavar="COL[,COL]", help="group the summary by these columns")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the spec, run what is missing, and print the summary."""
+    if args.workers is not None and args.workers < 1:
+        raise ConfigError(f"--workers {args.workers}: must be a whole number >= 1")
+    if args.chunk is not None and args.chunk < 1:
+        raise ConfigError(f"--chunk {args.chunk}: must be a whole number >= 1")
+    spec = read_spec(args.spec)
+    if args.check:
+        tasks, plans = plan_tasks(spec)
+        print(f"{args.spec}: {len(plans)} cells x {spec.matches} matches = {len(tasks)} matches, "
+              f"design {spec.design}, master seed {spec.seed}, output {args.output or spec.output}")
+        for plan in plans.values():
+            print(f"  {plan.cell.id}  {plan.cell.label()}")
+        return 0
+    workers = 1 if args.serial else args.workers
+    done = run_sweep(spec, output=args.output, workers=workers, scheduler=args.scheduler, chunk=args.chunk,
+                     extend=args.extend, progress=not args.no_progress)
+    rate = f" at {done.ran / done.seconds:.1f} matches/s" if done.ran and done.seconds > 0 else ""
+    print(f"{done.folder}: {done.already_done + done.ran} of {done.planned} matches stored "
+          f"({done.ran} run now on {done.executor}{rate}; {done.already_done} already there)"
+          + (f"; {done.failures} failed (see the matches table's error column)" if done.failures else ""))
+    if done.interrupted:
+        print(f"interrupted: every finished chunk is kept; run the same command again to resume "
+              f"({done.planned - done.already_done - done.ran} matches to go)", file=sys.stderr)
+        return INTERRUPTED
+    print_summary(done.folder, by=args.by)
+    return 0

@@ -1,0 +1,67 @@
+"""``kemps-sim tournament``: a round robin between pair strategies, rated by Bradley–Terry with intervals.
+
+Every two strategies meet in both seatings (pair 0 and pair 1 swapped), as cells of an ordinary sweep: the
+tournament runs on the same executors, resumes the same way, and its folder can be reported like any sweep.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from kemps_sim.cli.rules import parse_overrides
+from kemps_sim.errors import ConfigError
+from kemps_sim.ratings import bradley_terry, head_to_head, tournament_summary
+from kemps_sim.sweep import load_results, run_sweep
+from kemps_sim.sweep.executors import available_cores
+from kemps_sim.sweep.tournament import tournament_spec
+
+INTERRUPTED = 130
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``tournament`` sub-command."""
+    p = sub.add_parser("tournament", help="round robin between pair strategies, with ratings",
+                       description="Play every pair of strategies against each other in both seatings, then "
+                                   "print Bradley-Terry ratings with confidence intervals and the head-to-head "
+                                   "matrix (also written as CSV to the output folder).")
+    p.add_argument("strategies", nargs="+", metavar="STRATEGY",
+                   help='agent specs, e.g. collector "watcher(threshold=0.9)" bluffer')
+    p.add_argument("--matches", type=int, default=50, help="matches per seating of each pairing (default 50)")
+    p.add_argument("--rules", default="standard", metavar="PRESET|FILE.toml", help="the rules (default standard)")
+    p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KNOB=VALUE",
+                   help="override one rule knob (repeatable)")
+    p.add_argument("--seed", type=int, default=0, help="the master seed (default 0)")
+    p.add_argument("--output", default="results/tournament", metavar="DIR",
+                   help="results folder (default results/tournament)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=int, default=None,
+                       help=f"local worker processes (default: every core, here {available_cores()})")
+    where.add_argument("--serial", action="store_true", help="run in this process")
+    where.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT|local", help="run on a Dask cluster")
+    p.add_argument("--no-progress", action="store_true", help="do not show the progress bar")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the round robin (resuming what the folder holds) and print ratings and the head-to-head matrix."""
+    if args.matches < 1:
+        raise ConfigError(f"--matches {args.matches}: must be a whole number >= 1")
+    if args.seed < 0:
+        raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
+    spec = tournament_spec(list(args.strategies), args.matches, args.rules, parse_overrides(args.overrides),
+                           args.seed, args.output)
+    done = run_sweep(spec, workers=1 if args.serial else args.workers, scheduler=args.scheduler,
+                     progress=not args.no_progress)
+    print(f"{done.folder}: {done.already_done + done.ran} of {done.planned} matches stored "
+          f"({done.ran} run now on {done.executor})" + (f"; {done.failures} failed" if done.failures else ""))
+    if done.interrupted:
+        print("interrupted: every finished chunk is kept; run the same command again to resume")
+        return INTERRUPTED
+    pairs = load_results(done.folder, tables=["pairs"])["pairs"]
+    print(tournament_summary(pairs))
+    folder = Path(done.folder)
+    bradley_terry(pairs).to_csv(folder / "ratings.csv", index=False)
+    head_to_head(pairs).to_csv(folder / "head_to_head.csv")
+    print(f"ratings and head-to-head matrix written to {folder / 'ratings.csv'} and {folder / 'head_to_head.csv'}")
+    return 0

@@ -1,0 +1,179 @@
+"""From a cell's parameters to what its matches need: the rules, the lineup, one profile per seat, the engine.
+
+An axis name says where its value goes: ``rules`` (the preset or rules file), ``rules.KNOB`` or ``players`` (a rule
+knob), ``lineup``, ``profile.FIELD[.PARAM]`` (every seat) or ``pairN.profile.FIELD[.PARAM]`` (pair N's seats),
+``agent.PARAM`` (every agent that has that hyperparameter) or ``pairN.agent.PARAM`` (pair N's agent), and
+``engine.SETTING``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from kemps_sim.engine import EngineConfig
+from kemps_sim.engine.match import resolve_profiles
+from kemps_sim.errors import ConfigError
+from kemps_sim.lineup import parse_entry, resolve_lineup, split_lineup
+from kemps_sim.presets import load_rules
+from kemps_sim.profiles import PlayerProfile
+from kemps_sim.registry import agent_info
+from kemps_sim.rules import Rules
+from kemps_sim.sweep.design import Cell, design_cells
+from kemps_sim.sweep.spec import AXIS_FORMS, SweepSpec
+
+_PAIR = re.compile(r"^pair(\d+)\.(profile|agent)\.(.+)$")
+#: At most this many cell problems are listed; the rest are counted.
+MAX_CELL_PROBLEMS = 12
+
+
+@dataclass(frozen=True)
+class CellPlan:
+    """Everything a worker needs to play a cell's matches; plain picklable values."""
+
+    cell: Cell
+    rules: Rules
+    lineup: str
+    profiles: tuple[PlayerProfile, ...]
+    config: EngineConfig
+
+
+def plan_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
+    """The cell's set-up: the spec's base with the cell's parameters applied; a bad value is a ConfigError."""
+    base = spec.base
+    params = cell.as_dict()
+    rule_overrides: dict[str, Any] = dict(base.get("set", {}))
+    if "players" in base:
+        rule_overrides["players"] = base["players"]
+    profile_all: dict[str, Any] = {}
+    profile_pair: dict[int, dict[str, Any]] = {}
+    agent_all: dict[str, Any] = {}
+    agent_pair: dict[int, dict[str, Any]] = {}
+    engine: dict[str, Any] = dict(base.get("engine", {}))
+    for name, value in params.items():
+        head, _, rest = name.partition(".")
+        pair = _PAIR.match(name)
+        if name in ("rules", "lineup"):
+            continue
+        if name == "players":
+            rule_overrides["players"] = value
+        elif head == "rules" and rest:
+            rule_overrides[rest] = value
+        elif head == "profile" and rest:
+            profile_all[rest] = value
+        elif head == "agent" and rest and "." not in rest:
+            agent_all[rest] = value
+        elif head == "engine" and rest:
+            engine[rest] = value
+        elif pair and pair.group(2) == "profile":
+            profile_pair.setdefault(int(pair.group(1)), {})[pair.group(3)] = value
+        elif pair and "." not in pair.group(3):
+            agent_pair.setdefault(int(pair.group(1)), {})[pair.group(3)] = value
+        else:
+            raise ConfigError(f"axes.{name}: not a place a value can go; axis names are {', '.join(AXIS_FORMS)}")
+    rules = load_rules(params.get("rules", base.get("rules", "standard")), **rule_overrides)
+    pairs = rules.pairs
+    for pair in (*profile_pair, *agent_pair):
+        if pair >= pairs:
+            raise ConfigError(f"axes.pair{pair}: no such pair at {rules.players} players; pairs are 0 to {pairs - 1}")
+    lineup = _lineup(params.get("lineup", base.get("lineup", "collector")), pairs, agent_all, agent_pair)
+    resolve_lineup(lineup, rules.players)
+    profiles = _profiles(base, rules.players, profile_all, profile_pair)
+    unknown = [k for k in engine if k not in {f.name for f in fields(EngineConfig)}]
+    if unknown:
+        allowed = ", ".join(f.name for f in fields(EngineConfig))
+        raise ConfigError(f"engine.{unknown[0]}: unknown engine setting; allowed: {allowed}")
+    return CellPlan(cell, rules, lineup, profiles, EngineConfig(**engine))
+
+
+def check_cells(spec: SweepSpec) -> list[str]:
+    """Build every cell's plan once and return the problems found (empty when every cell can be played).
+
+    Each axis value is first tried alone on the base, so that every bad axis is named; only if they all pass are
+    the combinations built (two good values can still clash, e.g. a knob that means nothing under another).
+    """
+    if not isinstance(spec.base.get("set", {}), Mapping):
+        return [f"base.set = {spec.base['set']!r}: must be a table of rule knobs"]
+    problems: dict[str, None] = {}
+    try:
+        plan_cell(spec, Cell(()))
+    except ConfigError as exc:
+        return [f"base: {exc}"]
+    for axis in spec.axes:
+        values = axis.grid() if spec.design == "grid" or axis.levels is not None else (axis.at(0.0), axis.at(0.999))
+        for value in values:
+            try:
+                plan_cell(spec, Cell(((axis.name, value),)))
+            except ConfigError as exc:
+                text = str(exc)  # the engine's own messages already name the field they are about
+                problems.setdefault(text if axis.name in text else f"axes.{axis.name} = {value!r}: {text}")
+                break
+    if not problems:
+        for cell in design_cells(spec):
+            try:
+                plan_cell(spec, cell)
+            except ConfigError as exc:
+                problems.setdefault(f"cell {cell.label()}: {exc}")
+    listed = list(problems)
+    if len(listed) > MAX_CELL_PROBLEMS:
+        listed = [*listed[:MAX_CELL_PROBLEMS], f"... and {len(listed) - MAX_CELL_PROBLEMS} more cell problems"]
+    return listed
+
+
+def plan_cells(spec: SweepSpec) -> list[CellPlan]:
+    """Every cell's plan, in design order."""
+    return [plan_cell(spec, cell) for cell in design_cells(spec)]
+
+
+def _lineup(lineup: Any, pairs: int, agent_all: Mapping[str, Any], agent_pair: Mapping[int, Mapping[str, Any]]) -> str:
+    """The lineup string with hyperparameters set; per-pair values expand a one-entry lineup to one per pair."""
+    if not isinstance(lineup, str) or not lineup.strip():
+        raise ConfigError(f"lineup = {lineup!r}: must be a lineup string such as \"collector,watcher\"")
+    if not agent_all and not agent_pair:
+        return lineup
+    entries = [parse_entry(entry) for entry in split_lineup(lineup)]
+    if agent_pair and len(entries) == 1:
+        entries = entries * pairs
+    if agent_pair and len(entries) != pairs:
+        raise ConfigError(f"lineup {lineup!r}: a pairN.agent axis needs one entry per pair ({pairs}), "
+                          f"not {len(entries)}")
+    for param, value in agent_all.items():
+        takers = [i for i, (name, _) in enumerate(entries) if param in agent_info(name).parameters]
+        if not takers:
+            raise ConfigError(f"axes.agent.{param}: no agent in lineup {lineup!r} has this parameter; theirs: "
+                              + "; ".join(f"{n}: {', '.join(agent_info(n).parameters) or 'none'}"
+                                          for n in dict.fromkeys(n for n, _ in entries)))
+        for i in takers:
+            entries[i] = (entries[i][0], {**entries[i][1], param: value})
+    for pair, values in agent_pair.items():
+        name, current = entries[pair]
+        for param in values:
+            if param not in agent_info(name).parameters:
+                listed = ", ".join(agent_info(name).parameters) or "none"
+                raise ConfigError(f"axes.pair{pair}.agent.{param}: agent {name!r} has no such parameter; "
+                                  f"its parameters: {listed}")
+        entries[pair] = (name, {**current, **values})
+    return ",".join(name + (f"({', '.join(f'{k}={v!r}' for k, v in ps.items())})" if ps else "")
+                    for name, ps in entries)
+
+
+def _profiles(base: Mapping[str, Any], players: int, profile_all: Mapping[str, Any],
+              profile_pair: Mapping[int, Mapping[str, Any]]) -> tuple[PlayerProfile, ...]:
+    """One profile per seat: the base profile(s), every-seat parameters, then each pair's own."""
+    common = PlayerProfile.from_mapping(base.get("profile", {}), "base.profile")
+    given = base.get("profiles")
+    if given is None:
+        seats = [common] * players
+    else:
+        if not isinstance(given, list):
+            raise ConfigError(f"base.profiles = {given!r}: must be a list of profile tables")
+        seats = list(resolve_profiles([PlayerProfile.from_mapping(p, f"base.profiles[{i}]", base=common)
+                                       for i, p in enumerate(given)], players))
+    if profile_all:
+        seats = [profile.with_params(profile_all, "axes.profile") for profile in seats]
+    for pair, values in profile_pair.items():
+        for seat in (pair, pair + players // 2):
+            seats[seat] = seats[seat].with_params(values, f"axes.pair{pair}.profile")
+    return tuple(seats)

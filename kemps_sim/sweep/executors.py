@@ -1,0 +1,187 @@
+"""Where chunks run: in this process, in local worker processes, or on a Dask cluster.
+
+Every executor hands back ``(item, result)`` pairs as chunks finish, keeping only a few chunks in flight per
+worker so that memory stays flat however many chunks a sweep has. Which executor ran a chunk never changes its
+rows: a chunk's result depends on the chunk alone.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Any
+
+from kemps_sim.errors import ConfigError
+
+#: Chunks kept in flight per worker: enough to keep every worker busy, few enough to keep memory flat.
+IN_FLIGHT_PER_WORKER = 2
+#: How often a worker checks that the process that started it is still alive (seconds).
+PARENT_POLL_SECONDS = 0.5
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity where the system reports it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - macOS and Windows
+        return os.cpu_count() or 1
+
+
+class Executor(ABC):
+    """Runs a function over items on some workers; a context manager that shuts the workers down."""
+
+    workers: int = 1
+    description: str = ""
+
+    @abstractmethod
+    def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+        """``(item, fn(item))`` for every item, in the order they finish."""
+
+    def close(self, cancel: bool = False) -> None:  # noqa: B027 - serial execution has nothing to close
+        """Release the workers; with ``cancel`` drop what has not started."""
+
+    def __enter__(self) -> Executor:
+        return self
+
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
+        self.close(cancel=kind is not None)
+
+
+class SerialExecutor(Executor):
+    """Everything in this process, one chunk after the other: the reference the others must match."""
+
+    description = "serial (this process)"
+
+    def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+        for item in items:
+            yield item, fn(item)
+
+
+class ProcessExecutor(Executor):
+    """Local worker processes (started fresh, not forked, so no state leaks in from the parent)."""
+
+    def __init__(self, workers: int) -> None:
+        self.workers = workers
+        self.description = f"{workers} local worker process{'es' if workers > 1 else ''}"
+        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_start_worker, initargs=(os.getpid(),))
+
+    def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+        source = iter(items)
+        pending: dict[Future, Any] = {}
+        while True:
+            while len(pending) < self.workers * IN_FLIGHT_PER_WORKER:
+                item = next(source, _END)
+                if item is _END:
+                    break
+                pending[self._pool.submit(fn, item)] = item
+            if not pending:
+                return
+            wait(list(pending), return_when=FIRST_COMPLETED)
+            for future in [f for f in pending if f.done()]:
+                item = pending.pop(future)
+                yield item, future.result()
+
+    def close(self, cancel: bool = False) -> None:
+        self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
+
+
+class DaskExecutor(Executor):
+    """A Dask cluster: ``tcp://host:port`` of a running scheduler, or ``local`` to start a LocalCluster here."""
+
+    def __init__(self, scheduler: str, workers: int | None = None) -> None:
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:  # pragma: no cover - dask[distributed] is a dependency
+            raise ConfigError("--scheduler: needs dask[distributed] installed (pip install 'dask[distributed]')"
+                              ) from None
+        self._cluster = None
+        try:
+            if scheduler == "local":
+                self._cluster = LocalCluster(n_workers=workers or available_cores(), threads_per_worker=1,
+                                             processes=True, dashboard_address=None, silence_logs=logging.ERROR)
+                self._client = Client(self._cluster)
+            else:
+                self._client = Client(scheduler, timeout="10s")
+        except (OSError, TimeoutError) as exc:
+            if self._cluster is not None:
+                self._cluster.close()
+            raise ConfigError(f"--scheduler {scheduler!r}: could not connect: {exc}; give tcp://HOST:PORT of a "
+                              "running dask scheduler, or local") from None
+        self.workers = max(1, sum(self._client.nthreads().values()))
+        self.description = f"dask {'LocalCluster' if self._cluster else scheduler} ({self.workers} threads)"
+
+    def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+        from distributed import as_completed
+
+        source = iter(items)
+        pending: dict[str, Any] = {}
+        running = as_completed([], with_results=False)
+
+        def submit() -> bool:
+            item = next(source, _END)
+            if item is _END:
+                return False
+            future = self._client.submit(fn, item, pure=False)
+            pending[future.key] = item
+            running.add(future)
+            return True
+
+        for _ in range(self.workers * IN_FLIGHT_PER_WORKER):
+            if not submit():
+                break
+        self._futures = running
+        for future in running:
+            item = pending.pop(future.key)
+            result = future.result()
+            future.release()
+            yield item, result
+            submit()
+
+    def close(self, cancel: bool = False) -> None:
+        futures = getattr(self, "_futures", None)
+        if cancel and futures is not None:
+            futures.clear()
+        self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+
+def make_executor(workers: int | None = None, scheduler: str | None = None) -> Executor:
+    """The executor a sweep asked for: Dask given a scheduler, serial for one worker, else local processes."""
+    check_executor_args(workers, scheduler)
+    if scheduler is not None:
+        return DaskExecutor(scheduler, workers)
+    workers = workers or available_cores()
+    return SerialExecutor() if workers == 1 else ProcessExecutor(workers)
+
+
+def check_executor_args(workers: int | None, scheduler: str | None) -> None:
+    """Refuse a worker count or scheduler address that cannot work, before anything starts."""
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ConfigError(f"--workers {workers!r}: must be a whole number >= 1")
+    if scheduler is not None and scheduler != "local" and "://" not in scheduler:
+        raise ConfigError(f"--scheduler {scheduler!r}: give tcp://HOST:PORT of a dask scheduler, or local")
+
+
+def _start_worker(parent: int) -> None:
+    """Workers leave Ctrl-C to the parent (which stops handing out work and keeps what has finished), and end
+    themselves if the parent dies (killed outright), rather than linger holding memory."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True, name="parent-watch").start()
+
+
+def _exit_with_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(PARENT_POLL_SECONDS)
+    os._exit(1)
+
+
+_END = object()

@@ -1,0 +1,301 @@
+"""Sweep specifications: the base set-up, the axes to vary, the design, the matches per cell and a master seed.
+
+A spec is read from TOML (or given as a mapping) and checked whole before any match runs: every problem found is
+reported at once, each on its own line naming the field, the value and what is allowed. A sweep is a pure function
+of its spec: the same spec gives the same rows wherever and however it runs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from kemps_sim.errors import ConfigError
+
+DESIGNS = ("grid", "random", "lhs")
+#: The keys of each table of a spec, with what each may hold.
+SWEEP_KEYS = {
+    "name": "a short name for the sweep",
+    "seed": "the master seed, a whole number >= 0",
+    "matches": "matches per cell, a whole number >= 1",
+    "output": "the folder the results go to",
+    "design": "one of " + ", ".join(DESIGNS),
+    "samples": "how many cells a random or lhs design draws, a whole number >= 1",
+    "chunk": "matches per chunk of work, a whole number >= 1 (default: chosen from the size of the sweep)",
+    "events": "true to also store every trace event (large)",
+}
+BASE_KEYS = {
+    "rules": "a preset name or a rules TOML file",
+    "players": "the number of players",
+    "set": "a table of rule knob overrides",
+    "lineup": 'a lineup such as "collector,watcher(threshold=0.9)"',
+    "profile": "a table of profile fields for every seat",
+    "profiles": "a list of profile tables, one per pair or one per seat",
+    "engine": "a table of engine settings (max_round_seconds, max_rounds, ...)",
+}
+RANGE_KEYS = ("low", "high", "steps", "log", "integer")
+#: Where an axis name may point: a rule knob, a profile parameter, an agent hyperparameter, the engine.
+AXIS_FORMS = ("rules", "rules.KNOB", "players", "lineup", "profile.FIELD[.PARAM]", "pairN.profile.FIELD[.PARAM]",
+              "agent.PARAM", "pairN.agent.PARAM", "engine.SETTING")
+
+
+class SpecError(ConfigError):
+    """A sweep spec with one or more problems; the message lists every one, one per line."""
+
+
+@dataclass(frozen=True)
+class Range:
+    """A continuous (or whole-number) axis from ``low`` to ``high``: ``steps`` points on a grid, sampled otherwise."""
+
+    low: float
+    high: float
+    steps: int | None = None
+    log: bool = False
+    integer: bool = False
+
+    def grid(self) -> tuple[float | int, ...]:
+        """The grid points: evenly spaced (geometrically under ``log``), rounded and de-duplicated if whole."""
+        steps = self.steps or 1
+        if steps == 1:
+            points = [self.low]
+        elif self.log:
+            ratio = (self.high / self.low) ** (1 / (steps - 1))
+            points = [self.low * ratio**i for i in range(steps - 1)] + [self.high]
+        else:
+            points = [self.low + (self.high - self.low) * i / (steps - 1) for i in range(steps)]
+        if self.integer:
+            return tuple(dict.fromkeys(round(p) for p in points))
+        return tuple(float(p) for p in points)
+
+    def at(self, u: float) -> float | int:
+        """The value at quantile ``u`` in [0, 1) of a uniform (log-uniform under ``log``) draw over the range."""
+        if self.integer:
+            low, high = round(self.low), round(self.high)
+            return min(low + math.floor(u * (high - low + 1)), high)
+        if self.log:
+            return float(math.exp(math.log(self.low) + u * (math.log(self.high) - math.log(self.low))))
+        return float(self.low + u * (self.high - self.low))
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One swept parameter: its dotted name and either a list of levels or a :class:`Range`."""
+
+    name: str
+    levels: tuple[Any, ...] | None = None
+    range: Range | None = None
+
+    def grid(self) -> tuple[Any, ...]:
+        """Every value a full grid visits."""
+        return self.levels if self.levels is not None else self.range.grid()
+
+    def at(self, u: float) -> Any:
+        """The value at quantile ``u`` of a sampled design: a level chosen uniformly, or a point of the range."""
+        if self.levels is not None:
+            return self.levels[min(int(u * len(self.levels)), len(self.levels) - 1)]
+        return self.range.at(u)
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    """A whole sweep, validated: build it with :func:`read_spec` or :func:`spec_from_mapping`."""
+
+    name: str
+    seed: int
+    matches: int
+    output: str
+    design: str
+    samples: int | None
+    chunk: int | None
+    events: bool
+    base: Mapping[str, Any]
+    axes: tuple[Axis, ...]
+    source: Mapping[str, Any]  # the spec as given (plain TOML data), kept in the results' manifest
+
+    def identity(self) -> dict[str, Any]:
+        """What decides the rows: everything but the name, the output folder and the chunk size."""
+        return {key: value for key, value in self.source.items() if key != "sweep"} | {
+            "sweep": {k: v for k, v in self.source.get("sweep", {}).items() if k not in ("name", "output", "chunk")}}
+
+    def identity_text(self) -> str:
+        """:meth:`identity` as canonical JSON, for comparing a folder's spec with this one."""
+        return json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
+
+
+def read_spec(path: str | Path) -> SweepSpec:
+    """The spec in a TOML file; a missing file or bad TOML is a one-line :class:`SpecError`."""
+    path = Path(path)
+    if not path.is_file():
+        raise SpecError(f"sweep spec {str(path)!r}: no such file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise SpecError(f"sweep spec {str(path)!r}: not valid TOML: {exc}") from None
+    return spec_from_mapping(data, source=str(path), default_name=path.stem)
+
+
+def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", default_name: str = "sweep") -> SweepSpec:
+    """A validated spec from plain data, checking every field and reporting all problems together."""
+    problems: list[str] = []
+    if not isinstance(data, Mapping):
+        raise SpecError(f"{source}: must be a table with [sweep], [base] and [axes]")
+    for key in data:
+        if key not in ("sweep", "base", "axes"):
+            problems.append(f"{key}: unknown table; a spec has [sweep], [base] and [axes]")
+    sweep = _table(data, "sweep", problems)
+    base = _table(data, "base", problems)
+    axes_data = _table(data, "axes", problems)
+    _unknown_keys("sweep", sweep, SWEEP_KEYS, problems)
+    _unknown_keys("base", base, BASE_KEYS, problems)
+
+    name = _typed(sweep, "sweep", "name", str, default_name, problems)
+    seed = _whole(sweep, "sweep.seed", "seed", None, 0, problems)
+    matches = _whole(sweep, "sweep.matches", "matches", None, 1, problems)
+    output = _typed(sweep, "sweep", "output", str, f"results/{name}", problems)
+    design = _typed(sweep, "sweep", "design", str, "grid", problems)
+    if design not in DESIGNS:
+        problems.append(f"sweep.design = {design!r}: must be one of {', '.join(DESIGNS)}")
+    samples = _whole(sweep, "sweep.samples", "samples", 0, 1, problems)
+    if design in ("random", "lhs") and samples is None and "samples" not in sweep:
+        problems.append(f"sweep.samples: missing; a {design} design needs the number of cells to draw")
+    if design == "grid" and "samples" in sweep:
+        problems.append("sweep.samples: only a random or lhs design draws samples; a grid visits every level")
+    chunk = _whole(sweep, "sweep.chunk", "chunk", 0, 1, problems)
+    events = _typed(sweep, "sweep", "events", bool, False, problems)
+
+    axes = tuple(axis for key, value in axes_data.items()
+                 if (axis := _axis(str(key), value, design, problems)) is not None)
+    if problems:
+        raise SpecError(_problems_text(source, problems))
+    spec = SweepSpec(name=name, seed=seed, matches=matches, output=output, design=design,
+                     samples=samples or None, chunk=chunk or None, events=events, base=dict(base), axes=axes,
+                     source=_plain(data))
+    # The cells themselves are checked last: each one's rules, lineup and profiles are built once here.
+    from kemps_sim.sweep.cells import check_cells
+
+    problems.extend(check_cells(spec))
+    if problems:
+        raise SpecError(_problems_text(source, problems))
+    return spec
+
+
+def _problems_text(source: str, problems: list[str]) -> str:
+    head = f"{source}: {len(problems)} problem{'s' if len(problems) > 1 else ''} (nothing was run or written)"
+    return head + "".join(f"\n  {p}" for p in problems)
+
+
+def _table(data: Mapping[str, Any], key: str, problems: list[str]) -> Mapping[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        problems.append(f"{key} = {value!r}: must be a table ([{key}])")
+        return {}
+    return value
+
+
+def _unknown_keys(where: str, table: Mapping[str, Any], allowed: Mapping[str, str], problems: list[str]) -> None:
+    for key in table:
+        if key not in allowed:
+            problems.append(f"{where}.{key}: unknown key; allowed: {', '.join(allowed)}")
+
+
+def _typed(table: Mapping[str, Any], where: str, key: str, kind: type, default: Any, problems: list[str]) -> Any:
+    value = table.get(key, default)
+    if not isinstance(value, kind) or (kind is str and not value.strip()):
+        problems.append(f"{where}.{key} = {value!r}: must be {SWEEP_KEYS.get(key, kind.__name__)}")
+        return default
+    return value
+
+
+def _whole(table: Mapping[str, Any], field: str, key: str, default: int | None, low: int,
+           problems: list[str]) -> int | None:
+    if key not in table:
+        if default is None:
+            problems.append(f"{field}: missing; must be {SWEEP_KEYS[key]}")
+        return default
+    value = table[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        problems.append(f"{field} = {value!r}: must be {SWEEP_KEYS[key]}")
+        return default
+    return value
+
+
+def _axis(name: str, value: Any, design: str, problems: list[str]) -> Axis | None:
+    field = f"axes.{name}"
+    if isinstance(value, list):
+        if not value:
+            problems.append(f"{field} = []: give at least one level")
+            return None
+        kinds = {_kind(v) for v in value}
+        if len(kinds) > 1 or kinds == {None}:
+            problems.append(f"{field} = {value!r}: levels must all be numbers, all true/false or all strings")
+            return None
+        levels = tuple(float(v) for v in value) if kinds == {"number"} and any(
+            isinstance(v, float) for v in value) else tuple(value)
+        if len(set(map(repr, levels))) != len(levels):
+            problems.append(f"{field} = {value!r}: a level is listed twice")
+            return None
+        return Axis(name, levels=levels)
+    if isinstance(value, Mapping):
+        return _range_axis(name, field, value, design, problems)
+    problems.append(f"{field} = {value!r}: must be a list of levels or a range table {{low, high, steps}}")
+    return None
+
+
+def _range_axis(name: str, field: str, value: Mapping[str, Any], design: str, problems: list[str]) -> Axis | None:
+    before = len(problems)
+    for key in value:
+        if key not in RANGE_KEYS:
+            problems.append(f"{field}.{key}: unknown key; a range has {', '.join(RANGE_KEYS)}")
+    bounds = {}
+    for key in ("low", "high"):
+        bound = value.get(key)
+        if isinstance(bound, bool) or not isinstance(bound, int | float) or not math.isfinite(bound):
+            problems.append(f"{field}.{key} = {bound!r}: must be a finite number")
+        else:
+            bounds[key] = float(bound)
+    flags = {}
+    for key in ("log", "integer"):
+        flag = value.get(key, False)
+        if not isinstance(flag, bool):
+            problems.append(f"{field}.{key} = {flag!r}: must be true or false")
+        flags[key] = flag is True
+    steps = value.get("steps")
+    if design == "grid":
+        if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+            problems.append(f"{field}.steps = {steps!r}: a grid needs the number of points, a whole number >= 1")
+    elif steps is not None:
+        problems.append(f"{field}.steps = {steps!r}: only a grid uses steps; a {design} design samples the range")
+    if len(bounds) == 2:
+        if bounds["low"] > bounds["high"]:
+            problems.append(f"{field}: low = {bounds['low']!r} is above high = {bounds['high']!r}")
+        if flags["log"] and bounds["low"] <= 0:
+            problems.append(f"{field}.low = {bounds['low']!r}: a log range must be above 0")
+    if len(problems) > before:
+        return None
+    return Axis(name, range=Range(bounds["low"], bounds["high"], steps, flags["log"], flags["integer"]))
+
+
+def _kind(value: Any) -> str | None:
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, int | float):
+        return "number" if math.isfinite(value) else None
+    if isinstance(value, str):
+        return "string"
+    return None
+
+
+def _plain(value: Any) -> Any:
+    """TOML data as JSON-ready plain data (TOML dates become ISO text)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)

@@ -1,0 +1,221 @@
+"""The results of a sweep on disk: a Parquet dataset with one file per table per finished chunk, and a manifest.
+
+Layout of a results folder::
+
+    manifest.json          the spec, its identity, the master seed and the package versions
+    matches/chunk-ID.parquet   one row per match; written last, so its presence marks the chunk finished
+    pairs/ rounds/ calls/ fours/ (events/)   the other tables, one file per chunk
+
+Every file is written under a temporary name and renamed into place, so a reader never sees half a file and an
+interrupted sweep loses nothing it finished. Files of a chunk whose ``matches`` file is missing are left-overs of
+an interruption; they are removed before a sweep resumes and ignored when results are loaded.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from kemps_sim.errors import ConfigError
+from kemps_sim.sweep.chunks import KEY_COLUMNS, TABLES
+from kemps_sim.sweep.spec import SweepSpec
+
+MANIFEST = "manifest.json"
+PACKAGES = ("kemps-sim", "numpy", "pandas", "scipy", "simpy", "pyarrow")
+
+
+class ResultStore:
+    """A results folder: what it holds, what is finished, and atomic writes of finished chunks."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+
+    # Manifest ------------------------------------------------------------------------------------------------------
+    def manifest(self) -> dict[str, Any] | None:
+        """The folder's manifest, or None if it has none yet."""
+        path = self.folder / MANIFEST
+        if not path.is_file():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"results folder {str(self.folder)!r}: {MANIFEST} is not readable JSON: {exc}") from None
+
+    def check(self, spec: SweepSpec, extend: bool = False) -> str:
+        """How this spec may use the folder, without writing: ``new``, ``resume`` (same spec) or ``extend``.
+
+        A folder holding a different spec is refused, since mixing them would make rows that no spec describes.
+        With ``extend`` a spec that only adds cells or replicates to the folder's spec is accepted.
+        """
+        current = self.manifest()
+        if current is None:
+            if self.folder.exists() and (not self.folder.is_dir() or any(self.folder.iterdir())):
+                raise ConfigError(f"output {str(self.folder)!r}: exists and is not a kemps-sim results folder "
+                                  "(no manifest.json); choose an empty or new folder")
+            return "new"
+        if current.get("identity") == spec.identity_text():
+            return "resume"
+        if extend:
+            return "extend"
+        raise ConfigError(f"output {str(self.folder)!r}: holds the results of a different spec "
+                          f"({_difference(current.get('spec', {}), dict(spec.source))}); use another output "
+                          "folder, or --extend if the new spec only adds cells or replicates")
+
+    def claim(self, spec: SweepSpec, extend: bool = False) -> str:
+        """Make the folder this spec's (see :meth:`check`), writing its manifest, and clear left-overs."""
+        mode = self.check(spec, extend)
+        if mode == "new":
+            self._write_manifest(spec, history=[])
+        elif mode == "extend":
+            current = self.manifest() or {}
+            self._write_manifest(spec, history=[*current.get("history", []), current.get("spec")])
+        self.clean()
+        return mode
+
+    def _write_manifest(self, spec: SweepSpec, history: list[Any]) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        manifest = {"format": 1, "name": spec.name, "master_seed": spec.seed, "spec": dict(spec.source),
+                    "identity": spec.identity_text(),
+                    "params": [axis.name for axis in spec.axes], "tables": list(TABLES), "history": history,
+                    "versions": package_versions()}
+        _atomic_write_text(self.folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True))
+
+    # Chunks --------------------------------------------------------------------------------------------------------
+    def finished_files(self, table: str = "matches") -> list[Path]:
+        """The table's files of finished chunks, in name order."""
+        folder = self.folder / table
+        if not folder.is_dir():
+            return []
+        finished = {p.name for p in (self.folder / "matches").glob("chunk-*.parquet")}
+        return sorted(p for p in folder.glob("chunk-*.parquet") if p.name in finished)
+
+    def done(self) -> set[tuple[str, int]]:
+        """The (cell, replicate) of every match already stored."""
+        found: set[tuple[str, int]] = set()
+        for path in self.finished_files():
+            keys = pq.read_table(path, columns=["cell", "replicate"]).to_pydict()
+            found.update(zip(keys["cell"], keys["replicate"], strict=True))
+        return found
+
+    def clean(self) -> int:
+        """Remove temporary files and the files of unfinished chunks; return how many were removed."""
+        removed = 0
+        finished = {p.name for p in (self.folder / "matches").glob("chunk-*.parquet")}
+        for table in TABLES:
+            folder = self.folder / table
+            if not folder.is_dir():
+                continue
+            for path in sorted(folder.iterdir()):
+                if path.name.endswith(".tmp") or (path.suffix == ".parquet" and path.name not in finished):
+                    path.unlink()
+                    removed += 1
+        return removed
+
+    def write_chunk(self, chunk_id: str, tables: Mapping[str, pd.DataFrame]) -> None:
+        """Write a finished chunk's tables, ``matches`` last, each atomically."""
+        for name in sorted(tables, key=lambda n: n == "matches"):
+            folder = self.folder / name
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"chunk-{chunk_id}.parquet"
+            temporary = path.with_name(path.name + ".tmp")
+            pq.write_table(pa.Table.from_pandas(tables[name], preserve_index=False), temporary)
+            with open(temporary, "rb") as handle:
+                os.fsync(handle.fileno())
+            os.replace(temporary, path)
+
+
+@dataclass(frozen=True)
+class SweepResults:
+    """The tables of a results folder as pandas DataFrames, with the swept parameter names and the manifest."""
+
+    folder: Path
+    tables: Mapping[str, pd.DataFrame]
+    params: tuple[str, ...]
+    manifest: Mapping[str, Any] = field(repr=False)
+
+    def __getitem__(self, name: str) -> pd.DataFrame:
+        return self.tables[name]
+
+    def __getattr__(self, name: str) -> pd.DataFrame:
+        tables = object.__getattribute__(self, "tables")
+        if name in tables:
+            return tables[name]
+        raise AttributeError(name)
+
+    @property
+    def failures(self) -> int:
+        """Matches that ended with an agent error or a crash."""
+        return int(self.tables["matches"]["end_reason"].isin(("agent_error", "crashed")).sum())
+
+
+def load_results(folder: str | Path, tables: Iterable[str] | None = None) -> SweepResults:
+    """The finished results of a sweep folder as tidy DataFrames, one per table (``matches``, ``pairs``, ...).
+
+    Rows are in a canonical order (by cell and replicate, then as recorded), so the same sweep gives identical
+    tables whichever executor, worker count or chunk size produced it, and however often it was resumed.
+    """
+    store = ResultStore(folder)
+    manifest = store.manifest()
+    if manifest is None:
+        raise ConfigError(f"results folder {str(folder)!r}: no {MANIFEST}; not a kemps-sim sweep folder")
+    names = list(tables) if tables is not None else [t for t in TABLES if (store.folder / t).is_dir()]
+    for name in names:
+        if name not in TABLES:
+            raise ConfigError(f"table {name!r}: unknown; tables are {', '.join(TABLES)}")
+    loaded = {name: _read_table(store, name) for name in names}
+    params = tuple(manifest.get("params", ()))
+    return SweepResults(store.folder, loaded, params, manifest)
+
+
+def _read_table(store: ResultStore, name: str) -> pd.DataFrame:
+    frames = [pq.read_table(path).to_pandas() for path in store.finished_files(name)]
+    frames = [frame for frame in frames if len(frame)] or frames[:1]
+    if not frames:
+        return pd.DataFrame(columns=list(KEY_COLUMNS))
+    table = pd.concat(frames, ignore_index=True)
+    # A match's rows sit together in one file in the order recorded; the running row number keeps that order.
+    table["_row"] = range(len(table))
+    table = table.sort_values(["cell", "replicate", "_row"], ignore_index=True)
+    return table.drop(columns="_row")
+
+
+def package_versions() -> dict[str, str]:
+    """The versions of Python and of the packages that decide a sweep's rows."""
+    found = {"python": platform.python_version()}
+    for package in PACKAGES:
+        try:
+            found[package] = version(package)
+        except PackageNotFoundError:
+            found[package] = "not installed"
+    return found
+
+
+def _atomic_write_text(path: Path, text: str) -> None:
+    temporary = path.with_name(path.name + ".tmp")
+    temporary.write_text(text, encoding="utf-8")
+    os.replace(temporary, path)
+
+
+def _difference(old: Mapping[str, Any], new: Mapping[str, Any], prefix: str = "") -> str:
+    """The first field in which two specs differ, as ``field: old -> new``."""
+    for key in sorted(set(old) | set(new)):
+        if key in ("name", "output", "chunk") and prefix == "sweep.":
+            continue
+        a, b = old.get(key), new.get(key)
+        if isinstance(a, Mapping) and isinstance(b, Mapping):
+            inner = _difference(a, b, f"{prefix}{key}.")
+            if inner:
+                return inner
+        elif a != b:
+            return f"{prefix}{key}: {a!r} -> {b!r}"
+    return ""

@@ -1,0 +1,133 @@
+"""Sweep specs: validated whole before any work, designs from scipy's qmc, seeds keyed by the cell's parameters."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from kemps_sim import load_rules
+from kemps_sim.cli import main
+from kemps_sim.sweep import SpecError, design_cells, match_seed, plan_cell, plan_tasks, read_spec, spec_from_mapping
+from tests.sweeps import quick_data, quick_spec, toml_text
+
+
+def test_grid_visits_every_combination_in_axis_order(tmp_path):
+    spec = quick_spec(tmp_path / "out")
+    cells = design_cells(spec)
+    assert [c.as_dict() for c in cells] == [
+        {"rules.double_kemps": a, "profile.observer.d_fixated": b} for a in (False, True) for b in (1.0, 2.0)]
+    assert len({c.id for c in cells}) == 4
+
+
+def test_cell_parameters_reach_rules_profiles_lineup_and_engine(tmp_path):
+    spec = quick_spec(tmp_path / "out", axes={
+        "rules.double_kemps": [True], "players": [4], "profile.reaction.tau": [0.25],
+        "pair1.profile.observer.d_fixated": [3.0], "agent.threshold": [0.8], "pair0.agent.switch_after": [3],
+        "engine.max_round_seconds": [100.0]})
+    plan = plan_cell(spec, design_cells(spec)[0])
+    assert plan.rules == load_rules("standard", double_kemps=True, players=4, scoring="rounds_won", rounds_to_play=1)
+    assert all(p.reaction.tau == 0.25 for p in plan.profiles)
+    assert [p.observer.d_fixated == 3.0 for p in plan.profiles] == [False, True, False, True]
+    assert plan.lineup.startswith("collector(") and "switch_after=3" in plan.lineup
+    assert "watcher(threshold=0.8)" in plan.lineup
+    assert plan.config.max_round_seconds == 100.0
+
+
+def test_ranges_make_grids_and_sampled_designs(tmp_path):
+    grid = quick_spec(tmp_path / "o", axes={"profile.reaction.tau": {"low": 0.1, "high": 0.3, "steps": 3},
+                                            "agent.threshold": {"low": 0.5, "high": 0.9, "steps": 2}})
+    assert [c.as_dict()["profile.reaction.tau"] for c in design_cells(grid)][::2] == pytest.approx([0.1, 0.2, 0.3])
+    lhs = quick_spec(tmp_path / "o", design="lhs", samples=40, axes={
+        "profile.reaction.tau": {"low": 0.05, "high": 0.4, "log": True}, "rules.double_kemps": [False, True],
+        "engine.max_rounds": {"low": 5, "high": 8, "integer": True}})
+    cells = [c.as_dict() for c in design_cells(lhs)]
+    taus = np.array([c["profile.reaction.tau"] for c in cells])
+    assert len(cells) == 40 and ((taus >= 0.05) & (taus <= 0.4)).all()
+    # A Latin hypercube puts exactly one point in each of the 40 equal-probability strata of every axis.
+    strata = np.floor(np.log(taus / 0.05) / np.log(0.4 / 0.05) * 40).astype(int)
+    assert sorted(strata) == list(range(40))
+    assert sum(c["rules.double_kemps"] for c in cells) == 20
+    assert sorted({c["engine.max_rounds"] for c in cells}) == [5, 6, 7, 8]
+    assert [c.as_dict() for c in design_cells(lhs)] == cells  # the design is drawn from the master seed
+
+
+def test_random_design_keeps_its_first_cells_when_more_are_drawn(tmp_path):
+    axes = {"profile.reaction.tau": {"low": 0.05, "high": 0.4}}
+    small = design_cells(quick_spec(tmp_path / "o", design="random", samples=5, axes=axes))
+    large = design_cells(quick_spec(tmp_path / "o", design="random", samples=9, axes=axes))
+    assert [c.id for c in large[:5]] == [c.id for c in small]
+
+
+def test_seeds_depend_only_on_the_cell_and_replicate(tmp_path):
+    spec = quick_spec(tmp_path / "o", matches=3)
+    wider = quick_spec(tmp_path / "o", matches=5, axes={"rules.double_kemps": [False, True],
+                                                          "profile.observer.d_fixated": [0.5, 1.0, 2.0]})
+    seeds = {(t.cell, t.replicate): t.seed for t in plan_tasks(spec)[0]}
+    more = {(t.cell, t.replicate): t.seed for t in plan_tasks(wider)[0]}
+    assert seeds.items() <= more.items()
+    assert len(set(more.values())) == len(more) == 30
+    cell = design_cells(spec)[0]
+    assert match_seed(7, cell, 0) != match_seed(8, cell, 0) != match_seed(7, cell, 1)
+    assert 0 <= match_seed(7, cell, 0) < 2**63
+
+
+def test_every_bad_field_is_reported_at_once(tmp_path):
+    data = quick_data(tmp_path / "out", matches=0, axes={
+        "rules.double_kemps": [True, "yes"], "profile.reaction.tau": {"low": 0.3, "high": 0.1, "steps": 2},
+        "rules.dubble_kemps": [True], "agent.nonsense": [1], "colour": ["red"]})
+    data["sweep"]["design"] = "sobol"
+    data["base"]["lineup"] = "collector"
+    data["extra"] = {}
+    with pytest.raises(SpecError) as caught:
+        spec_from_mapping(data)
+    text = str(caught.value)
+    for expected in ("extra: unknown table", "sweep.matches = 0", "sweep.design = 'sobol'",
+                     "axes.rules.double_kemps = [True, 'yes']: levels must all be",
+                     "axes.profile.reaction.tau: low = 0.3 is above high = 0.1"):
+        assert expected in text
+    assert "nothing was run or written" in text.splitlines()[0]
+
+
+def test_cell_problems_name_the_cell_and_the_field(tmp_path):
+    data = quick_data(tmp_path / "out", axes={"rules.dubble_kemps": [True], "agent.nonsense": [1], "colour": [1],
+                                                   "profile.reaction.tau": [0.1, -1.0]})
+    with pytest.raises(SpecError) as caught:
+        spec_from_mapping(data)
+    text = str(caught.value)
+    assert "4 problems" in text.splitlines()[0]
+    assert "rules.dubble_kemps = true: unknown rule knob (did you mean double_kemps?)" in text
+    assert "axes.agent.nonsense: no agent in lineup 'collector,watcher' has this parameter" in text
+    assert "axes.colour: not a place a value can go" in text
+    assert "axes.profile.reaction.tau = -1.0: must be a number > 0" in text
+
+
+def test_bad_spec_file_exits_2_before_touching_the_folder(tmp_path, capsys):
+    out = tmp_path / "out"
+    data = quick_data(out, matches=-1, axes={"profile.reaction.tau": [0.1, "x"]})
+    path = tmp_path / "bad.toml"
+    path.write_text(toml_text(data))
+    assert main(["sweep", str(path), "--serial", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "sweep.matches = -1" in err and "axes.profile.reaction.tau" in err and "Traceback" not in err
+    assert not out.exists()
+
+
+def test_spec_files_read_back_and_bad_toml_is_one_line(tmp_path):
+    path = tmp_path / "spec.toml"
+    path.write_text(toml_text(quick_data(tmp_path / "out")))
+    spec = read_spec(path)
+    assert spec.matches == 6 and [a.name for a in spec.axes] == ["rules.double_kemps", "profile.observer.d_fixated"]
+    path.write_text("[sweep\nseed = 1")
+    with pytest.raises(SpecError, match="not valid TOML"):
+        read_spec(path)
+    with pytest.raises(SpecError, match="no such file"):
+        read_spec(tmp_path / "missing.toml")
+
+
+def test_the_shipped_specs_are_valid():
+    from pathlib import Path
+
+    specs = sorted((Path(__file__).parent.parent / "experiments").glob("*.toml"))
+    assert specs, "experiments/ holds no specs"
+    for path in specs:
+        assert read_spec(path).matches >= 1
