@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 from kemps_sim.cli.rules import parse_overrides
@@ -27,6 +29,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
     p.add_argument("--max-round-seconds", type=float, default=None, help="liveness cap per round (default 600)")
     p.add_argument("--fidgets", action="store_true", help="also print fidgets nobody noticed")
+    p.add_argument("--timeline", default=None, metavar="FILE.png",
+                   help="also draw one round as a time line (lanes per seat) into this PNG file")
+    p.add_argument("--round", dest="round_index", type=int, default=None, metavar="N",
+                   help="the round --timeline draws, counting from 0 (default 0)")
     output = p.add_mutually_exclusive_group()
     output.add_argument("--json", action="store_true", help="print the match as JSON")
     output.add_argument("--quiet", action="store_true", help="print only the final standings")
@@ -41,9 +47,14 @@ def run(args: argparse.Namespace) -> int:
     rules = resolve_any(args.rules, overrides).rules
     if args.seed < 0:
         raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
+    timeline = check_timeline(args.timeline, args.round_index)
     config = EngineConfig() if args.max_round_seconds is None else EngineConfig(
         max_round_seconds=args.max_round_seconds)
     result = simulate_match(rules, args.lineup, seed=args.seed, config=config)
+    round_index = args.round_index or 0
+    if timeline is not None and round_index >= len(result.rounds):  # known only now, but before any output
+        raise ConfigError(f"--round {round_index}: the match had {len(result.rounds)} round(s), numbered from 0 "
+                          f"to {len(result.rounds) - 1}")
     if args.json:
         print(json.dumps(as_json(result), ensure_ascii=False))
     elif args.quiet:
@@ -53,7 +64,39 @@ def run(args: argparse.Namespace) -> int:
     else:
         for line in narrate(result, fidgets=args.fidgets):
             print(line)
+    if timeline is not None:
+        write_timeline(result, timeline, round_index, to_stderr=args.json)
     return 0
+
+
+def check_timeline(path: str | None, round_index: int | None) -> Path | None:
+    """The ``--timeline`` file as a path, checked before the match is played: a PNG name in a folder that exists."""
+    if path is None:
+        if round_index is not None:
+            raise ConfigError(f"--round {round_index}: only used with --timeline FILE.png")
+        return None
+    target = Path(path)
+    if target.suffix.lower() != ".png":
+        raise ConfigError(f"--timeline {path}: the file name must end in .png")
+    folder = target.parent
+    if not folder.is_dir():
+        raise ConfigError(f"--timeline {path}: folder {str(folder)!r} does not exist")
+    if target.is_dir():
+        raise ConfigError(f"--timeline {path}: is a folder, not a file")
+    if round_index is not None and round_index < 0:
+        raise ConfigError(f"--round {round_index}: must be a round number >= 0")
+    return target
+
+
+def write_timeline(result: Any, path: Path, round_index: int, to_stderr: bool = False) -> None:
+    """Draw the round into ``path`` and say where, on stderr under ``--json`` so that stdout stays pure JSON."""
+    from kemps_sim.plots.timeline import save_timeline  # deferred: plotting is only needed here
+
+    try:
+        save_timeline(result, path, round_index)
+    except OSError as exc:
+        raise ConfigError(f"--timeline {path}: could not write the file: {exc.strerror or exc}") from None
+    print(f"timeline of round {round_index} written to {path}", file=sys.stderr if to_stderr else sys.stdout)
 
 
 def as_json(result: Any) -> dict[str, Any]:
