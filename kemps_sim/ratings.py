@@ -27,7 +27,7 @@ import pandas as pd
 from scipy import linalg, optimize, special, stats
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.lineup import split_lineup
+from kemps_sim.lineup import parse_entry, split_lineup
 
 #: Points of Elo per unit of log-strength: a 400-point gap is odds of 10 to 1.
 ELO_PER_LOG = 400.0 / math.log(10.0)
@@ -51,7 +51,7 @@ def pairings(strategies: Sequence[str]) -> list[str]:
             raise ConfigError(f"strategy {entry!r}: must be a non-empty agent spec such as 'collector'")
         if len(split_lineup(entry)) != 1:
             raise ConfigError(f"strategy {entry!r}: must be one agent spec; commas only inside its parentheses")
-        names.append(entry.strip())
+        names.append(_canonical(entry))
     if len(names) < 2:
         raise ConfigError(f"strategies = {list(strategies)!r}: a round robin needs at least 2 strategies")
     duplicates = sorted({n for n in names if names.count(n) > 1})
@@ -62,6 +62,12 @@ def pairings(strategies: Sequence[str]) -> list[str]:
         for second in names[i + 1:]:
             lineups += [f"{first},{second}", f"{second},{first}"]
     return lineups
+
+
+def _canonical(entry: str) -> str:
+    """The agent spec as a lineup labels it (``watcher()`` and ``watcher`` alike), so equal specs compare equal."""
+    name, params = parse_entry(entry)
+    return name + (f"({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else "")
 
 
 def match_outcomes(pairs: pd.DataFrame) -> pd.DataFrame:

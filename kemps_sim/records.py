@@ -12,12 +12,16 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from kemps_sim import trace
 from kemps_sim.trace import CallHeard, Gestured, HandFour, Perceived, RaceLost, Refilled, StallSaid, Swapped, Swept
 
 if TYPE_CHECKING:
     from kemps_sim.engine.match import MatchResult
 
 NAN = math.nan
+#: The columns of the events table: the row's place, then every field of every event type, in the trace's order.
+EVENT_COLUMNS = ["seed", "round", "event", *dict.fromkeys(
+    name for kind in trace.EVENT_TYPES for name in kind._fields)]
 #: Trace events counted one for one in the rounds table, by column.
 _COUNTED = {Swapped: "swaps", RaceLost: "races_lost", Swept: "sweeps", Perceived: "percepts", StallSaid: "stalls",
             CallHeard: "calls"}
@@ -149,14 +153,18 @@ def fours_table(result: MatchResult) -> pd.DataFrame:
 
 
 def events_table(result: MatchResult) -> pd.DataFrame:
-    """One row per trace event (long format: ``event`` names the type; fields not of that type are empty)."""
+    """One row per trace event (long format: ``event`` names the type; fields not of that type are empty).
+
+    The columns are always the same, in the same order (every field of every event type), whichever events
+    happened, so that the events of many matches stack into one table.
+    """
     rows = []
     for rnd in result.rounds:
         for event in rnd.trace:
             row = {"seed": result.seed, "round": rnd.index, "event": type(event).__name__}
             row.update({k: (v if not isinstance(v, tuple) else repr(v)) for k, v in event._asdict().items()})
             rows.append(row)
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=EVENT_COLUMNS)
 
 
 def tables(results: Iterable[MatchResult], events: bool = False) -> dict[str, pd.DataFrame]:

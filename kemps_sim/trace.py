@@ -167,6 +167,9 @@ class RoundEnded(NamedTuple):
     outcome: str
 
 
+#: Every event type, in the order the events table lists their fields.
+EVENT_TYPES = (Dealt, Redealt, PlayStarted, Swapped, RaceLost, HandFour, Gestured, Perceived, StallSaid, Objected,
+               Swept, Refilled, CallHeard, CallCutOff, Revealed, Scored, RoundEnded)
 TraceEvent = (Dealt | Redealt | PlayStarted | Swapped | RaceLost | HandFour | Gestured | Perceived | StallSaid
               | Objected | Swept | Refilled | CallHeard | CallCutOff | Revealed | Scored | RoundEnded)
 

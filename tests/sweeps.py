@@ -62,4 +62,4 @@ def assert_same_tables(a: dict[str, pd.DataFrame], b: dict[str, pd.DataFrame]) -
     """The same tables with the same rows in the same order."""
     assert sorted(a) == sorted(b)
     for name in a:
-        pd.testing.assert_frame_equal(a[name], b[name], check_dtype=False, obj=name)
+        pd.testing.assert_frame_equal(a[name], b[name], obj=name)

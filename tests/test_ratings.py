@@ -303,3 +303,10 @@ def test_a_small_engine_tournament_rates_collector_above_random():
     assert fit["rating"].iloc[0] > fit["rating"].iloc[1]
     assert head_to_head(pairs).loc["collector", "random"] > 0.5
     assert "collector" in tournament_summary(pairs)
+
+
+def test_pairings_treat_equal_agent_specs_as_one_strategy():
+    assert pairings(["watcher()", "cautious(threshold = 0.9)"]) == [
+        "watcher,cautious(threshold=0.9)", "cautious(threshold=0.9),watcher"]
+    with pytest.raises(ConfigError, match="each strategy must appear once"):
+        pairings(["watcher", "watcher()"])

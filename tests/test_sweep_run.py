@@ -58,7 +58,7 @@ def test_adding_cells_or_replicates_leaves_existing_rows_unchanged(tmp_path):
     run_sweep(quick_spec(tmp_path / "small", matches=3), workers=1, progress=False)
     wider = quick_spec(tmp_path / "small", matches=5, axes={"rules.double_kemps": [False, True],
                                                               "profile.observer.d_fixated": [1.0, 2.0, 3.0]})
-    with pytest.raises(ConfigError, match=r"different spec \(axes.profile.observer.d_fixated: .*--extend"):
+    with pytest.raises(ConfigError, match=r"different spec \(axes: .*--extend: the new spec only adds"):
         run_sweep(wider, workers=1, progress=False)
     run = run_sweep(wider, workers=1, progress=False, extend=True)
     assert (run.mode, run.already_done, run.ran) == ("extend", 12, 18)
@@ -66,6 +66,49 @@ def test_adding_cells_or_replicates_leaves_existing_rows_unchanged(tmp_path):
     assert_same_tables(all_tables(tmp_path / "small"), all_tables(tmp_path / "fresh"))
     manifest = ResultStore(tmp_path / "small").manifest()
     assert manifest["spec"]["sweep"]["matches"] == 5 and manifest["history"][0]["sweep"]["matches"] == 3
+
+
+def test_extend_refuses_a_spec_that_changes_what_is_already_stored(tmp_path):
+    run_sweep(quick_spec(tmp_path / "out", matches=2), workers=1, progress=False)
+    for changed, reason in ((quick_spec(tmp_path / "out", matches=2, seed=8), "seed changed"),
+                            (quick_spec(tmp_path / "out", matches=1), "matches went down from 2 to 1"),
+                            (quick_spec(tmp_path / "out", matches=2, axes={"rules.double_kemps": [True],
+                                                                          "profile.observer.d_fixated": [1.0, 2.0]}),
+                             "axis rules.double_kemps lost a level")):
+        with pytest.raises(ConfigError, match=f"cannot be extended to it: {reason}"):
+            run_sweep(changed, workers=1, progress=False, extend=True)
+    assert len(load_results(tmp_path / "out").matches) == 8
+
+
+def test_a_whole_number_keeps_its_cell_when_a_fraction_joins_the_axis(tmp_path):
+    axes = {"profile.observer.d_fixated": [1, 2]}
+    run_sweep(quick_spec(tmp_path / "out", matches=2, axes=axes), workers=1, progress=False)
+    wider = quick_spec(tmp_path / "out", matches=2, axes={"profile.observer.d_fixated": [1, 2, 2.5]})
+    run = run_sweep(wider, workers=1, progress=False, extend=True)
+    assert (run.already_done, run.ran) == (4, 2)
+    matches = load_results(tmp_path / "out").matches
+    assert len(matches) == 6 and matches["cell"].nunique() == 3
+
+
+def test_tables_have_one_dtype_whatever_the_chunking(tmp_path, monkeypatch):
+    import kemps_sim.sweep.chunks as chunks
+    from kemps_sim.sweep import plan_tasks
+
+    spec = quick_spec(tmp_path / "one", matches=3, events=True)
+    doomed = plan_tasks(spec)[0][4].seed
+    real = chunks.simulate_match
+
+    def flaky(rules, lineup, profiles, seed, **kwargs):
+        if seed == doomed:
+            raise RuntimeError("simulated engine fault")
+        return real(rules, lineup, profiles, seed, **kwargs)
+
+    monkeypatch.setattr(chunks, "simulate_match", flaky)
+    run_sweep(spec, chunk=1, workers=1, progress=False)
+    run_sweep(spec, output=tmp_path / "all", chunk=100, workers=1, progress=False)
+    one, whole = all_tables(tmp_path / "one"), all_tables(tmp_path / "all")
+    assert "events" in one and one["matches"]["error"].tolist().count("") == 11
+    assert_same_tables(one, whole)
 
 
 def test_same_spec_resumes_and_runs_nothing_twice(tmp_path):
@@ -205,5 +248,5 @@ def test_tournament_rates_every_strategy_and_writes_its_tables(tmp_path, capsys)
     assert main(["tournament", "collector", "--serial"]) == 2
     assert main(["tournament", "collector", "nobody", "--serial", "--output", str(tmp_path / "u")]) == 2
     err = capsys.readouterr().err
-    assert "holds the results of a different spec (sweep.matches: 3 -> 4)" in err
+    assert "holds the results of a different spec (matches: 3 -> 4)" in err
     assert "nobody" in err and "Traceback" not in err and not (tmp_path / "u").exists()

@@ -131,3 +131,40 @@ def test_the_shipped_specs_are_valid():
     assert specs, "experiments/ holds no specs"
     for path in specs:
         assert read_spec(path).matches >= 1
+
+
+def test_axes_that_need_each_other_are_checked_together(tmp_path):
+    spec = quick_spec(tmp_path / "o", axes={"lineup": ["watcher,collector", "collector,watcher"],
+                                             "agent.kemps_threshold": [0.4, 0.6]})
+    plans = [plan_cell(spec, cell) for cell in design_cells(spec)]
+    assert all("watcher(kemps_threshold=" in plan.lineup for plan in plans)
+    data = quick_data(tmp_path / "o", axes={"players": [6], "pair2.profile.reaction.tau": [0.2]})
+    data["base"]["lineup"] = "collector"
+    assert plan_cell(spec_from_mapping(data), design_cells(spec_from_mapping(data))[0]).rules.players == 6
+
+
+def test_base_fields_of_the_wrong_kind_and_missing_samples_are_reported(tmp_path):
+    data = quick_data(tmp_path / "o", design="lhs", axes={"profile.reaction.tau": {"low": 0.1, "high": 0.2}})
+    data["base"]["engine"] = 5
+    data["base"]["lineup"] = ["collector"]
+    with pytest.raises(SpecError) as caught:
+        spec_from_mapping(data)
+    text = str(caught.value)
+    assert "sweep.samples: missing" in text and "base.engine = 5: must be a table" in text
+    assert "base.lineup = ['collector']: must be a lineup string" in text
+
+
+def test_whole_number_ranges_stay_inside_their_bounds(tmp_path):
+    spec = quick_spec(tmp_path / "o", design="random", samples=30,
+                      axes={"engine.max_rounds": {"low": 1.4, "high": 3.6, "integer": True}})
+    assert sorted({c.as_dict()["engine.max_rounds"] for c in design_cells(spec)}) == [2, 3]
+    with pytest.raises(SpecError, match="no whole number between"):
+        quick_spec(tmp_path / "o", design="random", samples=3,
+                   axes={"engine.max_rounds": {"low": 1.4, "high": 1.6, "integer": True}})
+
+
+def test_equivalent_specs_have_the_same_identity(tmp_path):
+    implicit = quick_data(tmp_path / "o")
+    explicit = quick_data(tmp_path / "o", design="grid", events=False)
+    assert spec_from_mapping(implicit).identity_text() == spec_from_mapping(explicit).identity_text()
+

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import textwrap
+from collections.abc import Iterable
 from pathlib import Path
 
 from kemps_sim.errors import ConfigError
@@ -30,11 +31,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Load the folder, print and write the summary (and the comparison and figures if asked)."""
-    results = print_summary(args.folder, by=args.by, csv=args.csv)
-    if args.compare:
+    """Load the folder, print and write the summary (and the comparison and figures if asked).
+
+    The comparison is worked out first, so that a bad group or metric stops the command before anything is
+    written.
+    """
+    results = load_folder(args.folder)
+    comparison = compare_text(results, args.by, args.metric, *args.compare) if args.compare else None
+    print_summary(args.folder, by=args.by, csv=args.csv, results=results)
+    if comparison:
         print()
-        print(compare_text(results, args.by, args.metric, *args.compare))
+        print(comparison)
     if args.plots:
         from kemps_sim.plots import standard_figures
 
@@ -44,14 +51,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def print_summary(folder: str | Path, by: str | None = None, csv: str | None = None) -> SweepResults:
-    """Print a results folder's summary table, write it as CSV, and return the loaded results."""
-    from kemps_sim import stats
-
+def load_folder(folder: str | Path) -> SweepResults:
+    """A results folder's tables; one with no finished match yet is a usage error."""
     results = load_results(folder)
     if results["matches"].empty:
         raise ConfigError(f"results folder {str(folder)!r}: holds no finished matches yet")
-    columns = _by(by, results.params)
+    return results
+
+
+def print_summary(folder: str | Path, by: str | None = None, csv: str | None = None,
+                  results: SweepResults | None = None) -> SweepResults:
+    """Print a results folder's summary table, write it as CSV, and return the loaded results."""
+    from kemps_sim import stats
+
+    results = results or load_folder(folder)
+    columns = check_by(by, results.params, results["pairs"].columns)
     table = stats.summary_table(dict(results.tables), by=columns)
     target = Path(csv) if csv else Path(folder) / SUMMARY_CSV
     if not target.parent.is_dir():
@@ -99,10 +113,30 @@ def _by(by: str | None, params: tuple[str, ...]) -> list[str]:
     return list(params) or ["cell"]
 
 
+def check_by(by: str | None, params: tuple[str, ...], columns: Iterable[str]) -> list[str]:
+    """The ``--by`` columns (default: the swept parameters, else the cell), each checked to exist."""
+    chosen = _by(by, params)
+    known = list(columns)
+    for column in chosen:
+        if column not in known:
+            raise ConfigError(f"--by {column!r}: no such column; group by the swept parameters "
+                              f"({', '.join(params) or 'none'}), cell, or a column of the pairs table")
+    return chosen
+
+
 def _typed(column, text: str):
-    """The value of the column that reads as ``text`` (so ``--compare True False`` finds booleans)."""
+    """The value of the column that reads as ``text`` (so ``--compare True False`` finds booleans, ``1`` 1.0)."""
     for value in column.drop_duplicates():
-        if str(value) == text:
+        if str(value) == text or _same_number(value, text):
             return value
     listed = ", ".join(sorted(str(v) for v in column.drop_duplicates()))
     raise ConfigError(f"--compare {text!r}: no such group; groups are {listed}")
+
+
+def _same_number(value, text: str) -> bool:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    try:
+        return float(text) == float(value)
+    except ValueError:
+        return False

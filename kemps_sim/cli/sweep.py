@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from kemps_sim.cli.report import print_summary
+from kemps_sim.cli.report import check_by, print_summary
 from kemps_sim.errors import ConfigError
 from kemps_sim.sweep import plan_tasks, read_spec, run_sweep
 from kemps_sim.sweep.executors import available_cores
 
 INTERRUPTED = 130
+#: Columns of the pairs table a summary may also be grouped by.
+PAIRS_COLUMNS = ("pair", "agents", "seats", "replicate", "seed", "end_reason")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,6 +44,9 @@ def run(args: argparse.Namespace) -> int:
     if args.chunk is not None and args.chunk < 1:
         raise ConfigError(f"--chunk {args.chunk}: must be a whole number >= 1")
     spec = read_spec(args.spec)
+    if args.by:  # checked now rather than after the sweep has run
+        params = tuple(axis.name for axis in spec.axes)
+        check_by(args.by, params, (*params, "cell", *PAIRS_COLUMNS))
     if args.check:
         tasks, plans = plan_tasks(spec)
         print(f"{args.spec}: {len(plans)} cells x {spec.matches} matches = {len(tasks)} matches, "

@@ -39,6 +39,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                        help=f"local worker processes (default: every core, here {available_cores()})")
     where.add_argument("--serial", action="store_true", help="run in this process")
     where.add_argument("--scheduler", default=None, metavar="tcp://HOST:PORT|local", help="run on a Dask cluster")
+    p.add_argument("--extend", action="store_true",
+                   help="accept more matches or strategies than the folder's tournament had")
     p.add_argument("--no-progress", action="store_true", help="do not show the progress bar")
     p.set_defaults(run=run)
 
@@ -52,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     spec = tournament_spec(list(args.strategies), args.matches, args.rules, parse_overrides(args.overrides),
                            args.seed, args.output)
     done = run_sweep(spec, workers=1 if args.serial else args.workers, scheduler=args.scheduler,
-                     progress=not args.no_progress)
+                     extend=args.extend, progress=not args.no_progress)
     print(f"{done.folder}: {done.already_done + done.ran} of {done.planned} matches stored "
           f"({done.ran} run now on {done.executor})" + (f"; {done.failures} failed" if done.failures else ""))
     if done.interrupted:

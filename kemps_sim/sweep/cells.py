@@ -51,7 +51,7 @@ def plan_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
     profile_pair: dict[int, dict[str, Any]] = {}
     agent_all: dict[str, Any] = {}
     agent_pair: dict[int, dict[str, Any]] = {}
-    engine: dict[str, Any] = dict(base.get("engine", {}))
+    engine: dict[str, Any] = dict(base.get("engine") or {})
     for name, value in params.items():
         head, _, rest = name.partition(".")
         pair = _PAIR.match(name)
@@ -91,35 +91,48 @@ def plan_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
 def check_cells(spec: SweepSpec) -> list[str]:
     """Build every cell's plan once and return the problems found (empty when every cell can be played).
 
-    Each axis value is first tried alone on the base, so that every bad axis is named; only if they all pass are
-    the combinations built (two good values can still clash, e.g. a knob that means nothing under another).
+    A spec is valid when every cell can be played. When some cannot, each axis value is also tried alone on the
+    base, so that every bad axis gets named rather than only the first one each cell trips over.
     """
-    if not isinstance(spec.base.get("set", {}), Mapping):
-        return [f"base.set = {spec.base['set']!r}: must be a table of rule knobs"]
+    failures: dict[str, list[str]] = {}
+    playable: set[tuple[str, str]] = set()  # (axis, value) pairs seen in a cell that can be played
+    for cell in design_cells(spec):
+        try:
+            plan_cell(spec, cell)
+        except ConfigError as exc:
+            failures.setdefault(str(exc), []).append(cell.label())
+        else:
+            playable.update((name, repr(value)) for name, value in cell.params)
+    if not failures:
+        return []
     problems: dict[str, None] = {}
-    try:
-        plan_cell(spec, Cell(()))
-    except ConfigError as exc:
-        return [f"base: {exc}"]
     for axis in spec.axes:
         values = axis.grid() if spec.design == "grid" or axis.levels is not None else (axis.at(0.0), axis.at(0.999))
         for value in values:
+            if (axis.name, repr(value)) in playable:
+                continue  # some cell plays it, so whatever fails alone is made right by another axis
             try:
                 plan_cell(spec, Cell(((axis.name, value),)))
             except ConfigError as exc:
                 text = str(exc)  # the engine's own messages already name the field they are about
                 problems.setdefault(text if axis.name in text else f"axes.{axis.name} = {value!r}: {text}")
+                failures.pop(text, None)
                 break
-    if not problems:
-        for cell in design_cells(spec):
-            try:
-                plan_cell(spec, cell)
-            except ConfigError as exc:
-                problems.setdefault(f"cell {cell.label()}: {exc}")
+    for text, labels in failures.items():
+        where = f" (in {len(labels)} cell{'s' if len(labels) > 1 else ''}, e.g. {labels[0]})" if spec.axes else ""
+        problems.setdefault(text + where)
     listed = list(problems)
     if len(listed) > MAX_CELL_PROBLEMS:
         listed = [*listed[:MAX_CELL_PROBLEMS], f"... and {len(listed) - MAX_CELL_PROBLEMS} more cell problems"]
     return listed
+
+
+def base_rules(spec: SweepSpec) -> Rules:
+    """The rules of the spec's base, before any axis is applied."""
+    overrides = dict(spec.base.get("set", {}))
+    if "players" in spec.base:
+        overrides["players"] = spec.base["players"]
+    return load_rules(spec.base.get("rules", "standard"), **overrides)
 
 
 def plan_cells(spec: SweepSpec) -> list[CellPlan]:

@@ -66,23 +66,29 @@ def run_chunk(chunk: Chunk) -> dict[str, pd.DataFrame]:
         plan = plans[task.cell]
         lead = {"cell": task.cell, **plan.cell.as_dict(), "replicate": task.replicate}
         try:
-            result = simulate_match(plan.rules, plan.lineup, plan.profiles, task.seed, config=plan.config,
-                                    errors="record")
+            tables = _match_tables(plan, task.seed, chunk.events)
         except Exception as exc:  # a crash in one match must not lose the rest of the sweep
-            collected["matches"].append(_lead(pd.DataFrame([{
+            tables = {"matches": pd.DataFrame([{
                 "seed": task.seed, "end_reason": "crashed", "error": f"{type(exc).__name__}: {exc}", "rounds": 0,
-                "events": 0, "duration": 0.0, "winners": ""}]), lead))
-            continue
-        collected["matches"].append(_lead(pd.DataFrame([{
-            "seed": task.seed, "end_reason": result.end_reason, "error": result.error, "rounds": len(result.rounds),
-            "events": result.events, "duration": sum(r.end_time for r in result.rounds),
-            "winners": ",".join(map(str, result.winners))}]), lead))
-        for name, make in (("pairs", pairs_table), ("rounds", rounds_table), ("calls", calls_table),
-                           ("fours", fours_table)):
-            collected[name].append(_lead(make(result), lead))
-        if chunk.events:
-            collected["events"].append(_lead(events_table(result), lead))
+                "events": 0, "duration": 0.0, "winners": ""}])}
+        for name, table in tables.items():
+            collected[name].append(_lead(table, lead))
     return {name: pd.concat(frames, ignore_index=True) for name, frames in collected.items() if frames}
+
+
+def _match_tables(plan: CellPlan, seed: int, events: bool) -> dict[str, pd.DataFrame]:
+    """Play one match and reduce it to its tables (``matches`` first)."""
+    result = simulate_match(plan.rules, plan.lineup, plan.profiles, seed, config=plan.config, errors="record")
+    tables = {"matches": pd.DataFrame([{
+        "seed": seed, "end_reason": result.end_reason, "error": result.error or "", "rounds": len(result.rounds),
+        "events": result.events, "duration": sum(r.end_time for r in result.rounds),
+        "winners": ",".join(map(str, result.winners))}])}
+    for name, make in (("pairs", pairs_table), ("rounds", rounds_table), ("calls", calls_table),
+                       ("fours", fours_table)):
+        tables[name] = make(result)
+    if events:
+        tables["events"] = events_table(result)
+    return tables
 
 
 def _lead(table: pd.DataFrame, lead: dict) -> pd.DataFrame:

@@ -34,8 +34,13 @@ class Cell:
         return self.digest().hex()[:16]
 
     def digest(self) -> bytes:
-        """The SHA-256 of the parameters as canonical JSON: the same values give the same digest everywhere."""
-        text = json.dumps(dict(self.params), sort_keys=True, separators=(",", ":"))
+        """The SHA-256 of the parameters as canonical JSON: the same values give the same digest everywhere.
+
+        A whole-valued float counts as the whole number (``1.0`` as ``1``), so a level keeps its cell when a
+        fractional level joins its axis and turns the axis's numbers into floats.
+        """
+        canonical = {name: _canonical(value) for name, value in self.params}
+        text = json.dumps(canonical, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).digest()
 
     def as_dict(self) -> dict[str, Any]:
@@ -45,6 +50,12 @@ class Cell:
     def label(self) -> str:
         """A short readable form, e.g. ``rules.double_kemps=True, profile.reaction.tau=0.1``."""
         return ", ".join(f"{k}={v!r}" for k, v in self.params) or "(base)"
+
+
+def _canonical(value: Any) -> Any:
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
 
 
 def design_cells(spec: SweepSpec) -> list[Cell]:

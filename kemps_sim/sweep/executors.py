@@ -110,7 +110,7 @@ class DaskExecutor(Executor):
                 self._client = Client(self._cluster)
             else:
                 self._client = Client(scheduler, timeout="10s")
-        except (OSError, TimeoutError) as exc:
+        except (OSError, TimeoutError, ValueError) as exc:
             if self._cluster is not None:
                 self._cluster.close()
             raise ConfigError(f"--scheduler {scheduler!r}: could not connect: {exc}; give tcp://HOST:PORT of a "

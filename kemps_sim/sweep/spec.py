@@ -69,13 +69,14 @@ class Range:
         else:
             points = [self.low + (self.high - self.low) * i / (steps - 1) for i in range(steps)]
         if self.integer:
-            return tuple(dict.fromkeys(round(p) for p in points))
+            low, high = math.ceil(self.low), math.floor(self.high)
+            return tuple(dict.fromkeys(min(max(round(p), low), high) for p in points))
         return tuple(float(p) for p in points)
 
     def at(self, u: float) -> float | int:
         """The value at quantile ``u`` in [0, 1) of a uniform (log-uniform under ``log``) draw over the range."""
         if self.integer:
-            low, high = round(self.low), round(self.high)
+            low, high = math.ceil(self.low), math.floor(self.high)
             return min(low + math.floor(u * (high - low + 1)), high)
         if self.log:
             return float(math.exp(math.log(self.low) + u * (math.log(self.high) - math.log(self.low))))
@@ -118,9 +119,14 @@ class SweepSpec:
     source: Mapping[str, Any]  # the spec as given (plain TOML data), kept in the results' manifest
 
     def identity(self) -> dict[str, Any]:
-        """What decides the rows: everything but the name, the output folder and the chunk size."""
-        return {key: value for key, value in self.source.items() if key != "sweep"} | {
-            "sweep": {k: v for k, v in self.source.get("sweep", {}).items() if k not in ("name", "output", "chunk")}}
+        """What decides the rows, with defaults filled in: everything but the name, the output folder and the chunk
+        size, plus the base rules as resolved (so an edited rules file counts as a different spec)."""
+        from kemps_sim.sweep.cells import base_rules
+
+        return {"seed": self.seed, "matches": self.matches, "design": self.design, "samples": self.samples,
+                "events": self.events, "base": _plain(self.base), "base_rules": base_rules(self).as_dict(),
+                "axes": [[axis.name, _plain(axis.levels) if axis.levels is not None else _plain(vars(axis.range))]
+                         for axis in self.axes]}
 
     def identity_text(self) -> str:
         """:meth:`identity` as canonical JSON, for comparing a folder's spec with this one."""
@@ -160,17 +166,18 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
     design = _typed(sweep, "sweep", "design", str, "grid", problems)
     if design not in DESIGNS:
         problems.append(f"sweep.design = {design!r}: must be one of {', '.join(DESIGNS)}")
-    samples = _whole(sweep, "sweep.samples", "samples", 0, 1, problems)
-    if design in ("random", "lhs") and samples is None and "samples" not in sweep:
+    samples = _whole(sweep, "sweep.samples", "samples", 0, 1, problems) if "samples" in sweep else None
+    if design in ("random", "lhs") and "samples" not in sweep:
         problems.append(f"sweep.samples: missing; a {design} design needs the number of cells to draw")
     if design == "grid" and "samples" in sweep:
         problems.append("sweep.samples: only a random or lhs design draws samples; a grid visits every level")
     chunk = _whole(sweep, "sweep.chunk", "chunk", 0, 1, problems)
     events = _typed(sweep, "sweep", "events", bool, False, problems)
 
+    _base_types(base, problems)
     axes = tuple(axis for key, value in axes_data.items()
                  if (axis := _axis(str(key), value, design, problems)) is not None)
-    if problems:
+    if any(p.startswith("base.") for p in problems):
         raise SpecError(_problems_text(source, problems))
     spec = SweepSpec(name=name, seed=seed, matches=matches, output=output, design=design,
                      samples=samples or None, chunk=chunk or None, events=events, base=dict(base), axes=axes,
@@ -182,6 +189,20 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
     if problems:
         raise SpecError(_problems_text(source, problems))
     return spec
+
+
+#: The type each base field must have, by key, with what to say if it has not.
+_BASE_TYPES = {"rules": (str, "a preset name or a rules TOML file"), "players": (int, "a whole number"),
+               "set": (Mapping, "a table of rule knobs"), "lineup": (str, "a lineup string"),
+               "profile": (Mapping, "a table of profile fields"), "profiles": (list, "a list of profile tables"),
+               "engine": (Mapping, "a table of engine settings")}
+
+
+def _base_types(base: Mapping[str, Any], problems: list[str]) -> None:
+    for key, (kind, what) in _BASE_TYPES.items():
+        value = base.get(key)
+        if value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
+            problems.append(f"base.{key} = {value!r}: must be {what}")
 
 
 def _problems_text(source: str, problems: list[str]) -> str:
@@ -275,6 +296,8 @@ def _range_axis(name: str, field: str, value: Mapping[str, Any], design: str, pr
             problems.append(f"{field}: low = {bounds['low']!r} is above high = {bounds['high']!r}")
         if flags["log"] and bounds["low"] <= 0:
             problems.append(f"{field}.low = {bounds['low']!r}: a log range must be above 0")
+        if flags["integer"] and math.ceil(bounds["low"]) > math.floor(bounds["high"]):
+            problems.append(f"{field}: no whole number between low = {bounds['low']!r} and high = {bounds['high']!r}")
     if len(problems) > before:
         return None
     return Axis(name, range=Range(bounds["low"], bounds["high"], steps, flags["log"], flags["integer"]))

@@ -65,11 +65,16 @@ class ResultStore:
             return "new"
         if current.get("identity") == spec.identity_text():
             return "resume"
-        if extend:
+        old, new = json.loads(current.get("identity", "{}")), json.loads(spec.identity_text())
+        reason = extension_problem(old, new)
+        if extend and reason is None:
             return "extend"
-        raise ConfigError(f"output {str(self.folder)!r}: holds the results of a different spec "
-                          f"({_difference(current.get('spec', {}), dict(spec.source))}); use another output "
-                          "folder, or --extend if the new spec only adds cells or replicates")
+        difference = _difference(old, new) or "its identity"
+        if reason is None:
+            raise ConfigError(f"output {str(self.folder)!r}: holds the results of a different spec ({difference}); "
+                              "use another output folder, or --extend: the new spec only adds cells or replicates")
+        raise ConfigError(f"output {str(self.folder)!r}: holds the results of a different spec ({difference}), "
+                          f"and it cannot be extended to it: {reason}; use another output folder")
 
     def claim(self, spec: SweepSpec, extend: bool = False) -> str:
         """Make the folder this spec's (see :meth:`check`), writing its manifest, and clear left-overs."""
@@ -186,7 +191,25 @@ def _read_table(store: ResultStore, name: str) -> pd.DataFrame:
     # A match's rows sit together in one file in the order recorded; the running row number keeps that order.
     table["_row"] = range(len(table))
     table = table.sort_values(["cell", "replicate", "_row"], ignore_index=True)
-    return table.drop(columns="_row")
+    return _settle_dtypes(table.drop(columns="_row"))
+
+
+def _settle_dtypes(table: pd.DataFrame) -> pd.DataFrame:
+    """One dtype per column whatever the chunking: a file in which a column happened to be empty stores it as
+    null, which would otherwise turn the stacked column into ``object``. Text columns become ``str`` and number
+    columns ``float64`` (missing values as NaN); mixed columns stay ``object`` with None for missing values."""
+    for column in table.columns:
+        values = table[column]
+        if values.dtype != object:
+            continue
+        present = values.dropna()
+        if len(present) and all(isinstance(v, str) for v in present):
+            table[column] = values.astype("str")
+        elif len(present) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in present):
+            table[column] = values.astype("float64")
+        else:
+            table[column] = values.astype(object).where(values.notna(), None)
+    return table
 
 
 def package_versions() -> dict[str, str]:
@@ -206,16 +229,45 @@ def _atomic_write_text(path: Path, text: str) -> None:
     os.replace(temporary, path)
 
 
-def _difference(old: Mapping[str, Any], new: Mapping[str, Any], prefix: str = "") -> str:
-    """The first field in which two specs differ, as ``field: old -> new``."""
+def extension_problem(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
+    """Why the spec identity ``new`` does not merely add cells or replicates to ``old`` (None if it does).
+
+    Everything must stay as it was except: more matches per cell, more levels on a listed axis (every old level
+    kept, the axes in the same order), and more samples of a random design (whose first samples stay the same).
+    """
     for key in sorted(set(old) | set(new)):
-        if key in ("name", "output", "chunk") and prefix == "sweep.":
-            continue
+        if key not in ("matches", "samples", "axes") and old.get(key) != new.get(key):
+            return f"{key} changed"
+    if new.get("matches", 0) < old.get("matches", 0):
+        return f"matches went down from {old['matches']} to {new['matches']}"
+    if old.get("samples") != new.get("samples") and (
+            new.get("design") != "random" or (new.get("samples") or 0) < (old.get("samples") or 0)):
+        return "only a random design can draw more samples (a Latin hypercube is redrawn whole)"
+    old_axes, new_axes = old.get("axes", []), new.get("axes", [])
+    if [name for name, _ in old_axes] != [name for name, _ in new_axes]:
+        return "the axes are not the same ones in the same order"
+    for (name, before), (_, after) in zip(old_axes, new_axes, strict=True):
+        if isinstance(before, list) and isinstance(after, list):
+            if any(level not in after for level in before):
+                return f"axis {name} lost a level"
+        elif before != after:
+            return f"axis {name} changed its range"
+    return None
+
+
+def _difference(old: Mapping[str, Any], new: Mapping[str, Any], prefix: str = "") -> str:
+    """The first field in which two spec identities differ, as ``field: old -> new``."""
+    for key in sorted(set(old) | set(new)):
         a, b = old.get(key), new.get(key)
         if isinstance(a, Mapping) and isinstance(b, Mapping):
             inner = _difference(a, b, f"{prefix}{key}.")
             if inner:
                 return inner
         elif a != b:
-            return f"{prefix}{key}: {a!r} -> {b!r}"
+            return f"{prefix}{key}: {_short(a)} -> {_short(b)}"
     return ""
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
