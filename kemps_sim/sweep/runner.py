@@ -21,7 +21,7 @@ from kemps_sim.sweep.spec import SweepSpec, read_spec
 from kemps_sim.sweep.store import ResultStore
 
 #: The automatic chunk size aims at this many chunks per worker, within these bounds.
-CHUNKS_PER_WORKER, MIN_CHUNK, MAX_CHUNK = 8, 1, 100
+CHUNKS_PER_WORKER, MIN_CHUNK, MAX_CHUNK = 24, 1, 100
 
 
 @dataclass(frozen=True)
