@@ -60,6 +60,11 @@ def parse_entry(text: str) -> tuple[str, dict[str, Any]]:
     return name, params
 
 
+def entry_text(name: str, params: dict[str, Any]) -> str:
+    """A lineup entry written back as text, ``watcher(threshold=0.9)``: the inverse of :func:`parse_entry`."""
+    return name if not params else f"{name}({', '.join(f'{k}={v!r}' for k, v in params.items())})"
+
+
 def make_factory(name: str, params: dict[str, Any]) -> AgentFactory:
     """A factory for a registered agent with hyperparameters, checked now rather than at the first deal."""
     cls = agent_class(name)
@@ -84,7 +89,7 @@ def resolve_lineup(lineup: LineupLike, players: int) -> list[tuple[str, AgentFac
     for entry in entries:
         if isinstance(entry, str):
             name, params = parse_entry(entry)
-            label = name if not params else f"{name}({', '.join(f'{k}={v!r}' for k, v in params.items())})"
+            label = entry_text(name, params)
             resolved.append((label, make_factory(name, params)))
         elif isinstance(entry, BaseAgent):
             resolved.append((repr(entry), entry.clone))

@@ -27,7 +27,7 @@ import pandas as pd
 from scipy import linalg, optimize, special, stats
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.lineup import parse_entry, split_lineup
+from kemps_sim.lineup import entry_text, parse_entry, split_lineup
 
 #: Points of Elo per unit of log-strength: a 400-point gap is odds of 10 to 1.
 ELO_PER_LOG = 400.0 / math.log(10.0)
@@ -66,8 +66,7 @@ def pairings(strategies: Sequence[str]) -> list[str]:
 
 def _canonical(entry: str) -> str:
     """The agent spec as a lineup labels it (``watcher()`` and ``watcher`` alike), so equal specs compare equal."""
-    name, params = parse_entry(entry)
-    return name + (f"({', '.join(f'{k}={v!r}' for k, v in params.items())})" if params else "")
+    return entry_text(*parse_entry(entry))
 
 
 def match_outcomes(pairs: pd.DataFrame) -> pd.DataFrame:

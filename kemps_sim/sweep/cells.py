@@ -16,7 +16,7 @@ from typing import Any
 from kemps_sim.engine import EngineConfig
 from kemps_sim.engine.match import resolve_profiles
 from kemps_sim.errors import ConfigError
-from kemps_sim.lineup import parse_entry, resolve_lineup, split_lineup
+from kemps_sim.lineup import entry_text, parse_entry, resolve_lineup, split_lineup
 from kemps_sim.presets import load_rules
 from kemps_sim.profiles import PlayerProfile
 from kemps_sim.registry import agent_info
@@ -168,8 +168,7 @@ def _lineup(lineup: Any, pairs: int, agent_all: Mapping[str, Any], agent_pair: M
                 raise ConfigError(f"axes.pair{pair}.agent.{param}: agent {name!r} has no such parameter; "
                                   f"its parameters: {listed}")
         entries[pair] = (name, {**current, **values})
-    return ",".join(name + (f"({', '.join(f'{k}={v!r}' for k, v in ps.items())})" if ps else "")
-                    for name, ps in entries)
+    return ",".join(entry_text(name, params) for name, params in entries)
 
 
 def _profiles(base: Mapping[str, Any], players: int, profile_all: Mapping[str, Any],
