@@ -20,6 +20,8 @@ from kemps_sim.sweep.cells import CellPlan
 #: The tables of a sweep; ``matches`` is written last and is what marks a chunk finished.
 TABLES = ("pairs", "rounds", "calls", "fours", "events", "matches")
 KEY_COLUMNS = ("cell", "replicate", "seed")
+#: ``end_reason`` of a match that failed: its agent misbehaved (from the engine) or anything else went wrong.
+FAILED = ("agent_error", "crashed")
 
 
 @dataclass(frozen=True)

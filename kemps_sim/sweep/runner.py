@@ -14,7 +14,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from kemps_sim.sweep.cells import plan_cells
-from kemps_sim.sweep.chunks import Task, make_chunks, run_chunk
+from kemps_sim.sweep.chunks import FAILED, Task, make_chunks, run_chunk
 from kemps_sim.sweep.design import match_seed
 from kemps_sim.sweep.executors import Executor, check_executor_args, make_executor
 from kemps_sim.sweep.spec import SweepSpec, read_spec
@@ -93,7 +93,7 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
             store.write_chunk(chunk_item.id, tables)
             matches = tables["matches"]
             ran += len(matches)
-            failures += int(matches["end_reason"].isin(("agent_error", "crashed")).sum())
+            failures += int(matches["end_reason"].isin(FAILED).sum())
             bar.update(len(matches))
             if failures:
                 bar.set_postfix(failures=failures, refresh=False)

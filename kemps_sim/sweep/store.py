@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.sweep.chunks import KEY_COLUMNS, TABLES
+from kemps_sim.sweep.chunks import FAILED, KEY_COLUMNS, TABLES
 from kemps_sim.sweep.spec import SweepSpec
 
 MANIFEST = "manifest.json"
@@ -160,7 +160,7 @@ class SweepResults:
     @property
     def failures(self) -> int:
         """Matches that ended with an agent error or a crash."""
-        return int(self.tables["matches"]["end_reason"].isin(("agent_error", "crashed")).sum())
+        return int(self.tables["matches"]["end_reason"].isin(FAILED).sum())
 
 
 def load_results(folder: str | Path, tables: Iterable[str] | None = None) -> SweepResults:
