@@ -2,7 +2,8 @@
 
 ``BUILTINS`` lists every built-in class in a stable order; the registry maps ``cls.name`` to each. The built-ins
 are assembled from parts (:mod:`agents.composed`): collecting, feeding, signalling, attention, calling and signal
-choice, each in its own module.
+choice, each in its own module; every caller but ``naive`` and ``random`` reasons from the shared belief
+(:mod:`kemps_sim.belief`).
 """
 
 from __future__ import annotations
@@ -12,12 +13,14 @@ from agents.callers import Cautious, Eager
 from agents.camouflage import Camouflage
 from agents.collector import Collector
 from agents.feeder import Feeder
+from agents.naive import Naive
 from agents.random_agent import RandomAgent
 from agents.watcher import Watcher
 from kemps_sim.agent import BaseAgent
 
 #: Every built-in agent class, in a stable order (the registry reads it).
-BUILTINS: tuple[type[BaseAgent], ...] = (RandomAgent, Collector, Feeder, Camouflage, Watcher, Bluffer, Cautious,
-                                         Eager)
+BUILTINS: tuple[type[BaseAgent], ...] = (RandomAgent, Naive, Collector, Feeder, Camouflage, Watcher, Bluffer,
+                                         Cautious, Eager)
 
-__all__ = ["BUILTINS", "Bluffer", "Camouflage", "Cautious", "Collector", "Eager", "Feeder", "RandomAgent", "Watcher"]
+__all__ = ["BUILTINS", "Bluffer", "Camouflage", "Cautious", "Collector", "Eager", "Feeder", "Naive", "RandomAgent",
+           "Watcher"]

@@ -12,7 +12,7 @@ thresholds only when the policy really changes its mind.
 
 from __future__ import annotations
 
-from agents.tracking import TableReader
+from kemps_sim.belief.tracking import TableReader
 from kemps_sim.errors import ConfigError
 from kemps_sim.observation import Observation
 from kemps_sim.perception import Attention

@@ -19,11 +19,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.calling import PartnerBelief
-from agents.composed import PartsAgent, check_belief
+from agents.calling import Calling
+from agents.collector import Collector
+from agents.composed import check_bool
 from agents.fakes import may_fake_now
 from agents.signalling import Signalling
-from agents.tracking import TableReader
+from kemps_sim.belief.tracking import TableReader
 from kemps_sim.errors import ConfigError
 from kemps_sim.intents import Gesture, Intent
 from kemps_sim.observation import Observation
@@ -58,32 +59,30 @@ class FakeSignalling(Signalling):
 
 
 @dataclass(repr=False, eq=False)
-class Bluffer(PartsAgent):
+class Bluffer(Collector):
     """A collector that fakes its pair's signal with three of a kind to bait a wrong Stop Kemps (004, 000). With
     ``partner_knows`` the pair keeps a fake protocol (:mod:`agents.fakes`): a signal within the fake window after
-    the signaller's own swap is a fake, ignored by the partner; without it the partner may call a wrong Kemps."""
+    the signaller's own swap is a fake, set aside by the partner; without it the partner believes every signal and
+    may call a wrong Kemps (and learns from it, like any player, through its belief in its own pair's honesty)."""
 
     partner_knows: bool = True
     fake_prob: float = 1.0
-    threshold: float = 0.5
-    prior: float = 0.5
-    stillness: float = 1.0
 
     name = "bluffer"
     description = "fakes the pair's signal with three of a kind to bait a wrong Stop Kemps (004, 000)"
+    sources = ("004", "000")
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if not isinstance(self.partner_knows, bool):
-            raise ConfigError(f"bluffer.partner_knows = {self.partner_knows!r}: must be true or false")
+        check_bool(self.name, "partner_knows", self.partner_knows)
         if isinstance(self.fake_prob, bool) or not isinstance(self.fake_prob, int | float) or not (
                 0.0 <= self.fake_prob <= 1.0):
             raise ConfigError(f"bluffer.fake_prob = {self.fake_prob!r}: must be a probability from 0 to 1")
-        check_belief(self.name, self.threshold, self.prior, self.stillness)
 
-    def kemps_belief(self) -> PartnerBelief:
-        return PartnerBelief(self.threshold, self.prior, self.stillness, knows_fakes=self.partner_knows)
+    def make_calling(self) -> Calling:
+        """The partner sets this seat's fakes aside when the protocol is agreed (``partner_knows``)."""
+        return Calling(self.seat, self.players, self.reader, self.rng.spawn(1)[0], self.caution, self.threshold,
+                       self.stop, self.partner_knows or self.knows_fakes, self.watch_span, self.hunches)
 
     def make_signalling(self) -> Signalling:
         return FakeSignalling(self.resignal, self.partner_knows, self.fake_prob, self.rng)
-

@@ -1,103 +1,100 @@
-"""The calling part for Kemps: a belief that the partner holds four of a kind, and a threshold on it.
+"""The calling part of every built-in that reasons: the shared belief (:mod:`kemps_sim.belief`) and calls as
+decisions.
 
-Evidence, as log-odds added to the prior's (each term a log-likelihood ratio):
+Each decision the part brings the seat's :class:`~kemps_sim.belief.Belief` up to date (the public log, the seat's
+percepts, what the calls of earlier rounds taught it about every pair's signal and honesty) and asks its
+:class:`~kemps_sim.belief.Caller` whether a Kemps, a Double Kemps or (with ``stop``) a Stop Kemps is worth more now
+than waiting, under the payoffs of the rules in force. A seat whose pair keeps a fake protocol (``knows_fakes``)
+sets the partner's fakes aside (:mod:`agents.fakes`).
 
-- every percept of the partner making the pair's signal within the last ``window`` seconds adds its ``llr``: the
-  engine's percepts carry the log-likelihood ratio d·x of a deliberate gesture against a fidget;
-- stillness (004: "a player who has just made four of a kind stops swapping"; "a partner who has stopped taking
-  cards is probably ready"): the time since the partner's last swap, through :data:`STILLNESS_LLR`, weighed by
-  ``stillness``.
-
-``prior`` is the probability that a signal-type gesture by the partner is deliberate before looking at it; the
-default 0.5 makes every percept of the signal a call at the default ``threshold`` 0.5, as at a real table, while
-a cautious caller (0.9) waits for clear or repeated evidence and an eager one (0.3) calls on anything. A caller
-that ``knows_fakes`` ignores the partner's signals that the pair's protocol marks as fakes (:mod:`agents.fakes`).
-
-The stillness table was measured, not assumed: at 30 random moments of every round of 150 matches of four
-collectors (standard rules; 134,400 seat-moments), the time since each seat's last swap was binned for seats
-holding four of a kind and for the others. A holder sits still for a few seconds (it is called soon), while a
-player with nothing to take may sit still far longer, so a short stillness is weak evidence for four of a kind
-and a long one is evidence against.
+What the seat watches follows from the belief and a limit: its own pair's signal, and at most ``watch_span``
+other gestures (ties at the limit all kept), those that promise the most evidence about the other pairs: the
+believed share of being a pair's signal, times the signal-to-fidget rate ratio, times the seat's own chance of
+noticing it. Nobody keeps every kind of gesture of every opponent in mind: the default span of four is the
+capacity of working memory (Cowan 2001, about four chunks). Before anything is known the span goes to the rarest
+gestures (a cough, a yawn: "anything you would never do otherwise is spotted the first time", 004); once a pair's
+signal has been seen called it takes its place. A blink, twenty a minute, is never worth a place unless a pair is
+believed to use it.
 """
 
 from __future__ import annotations
 
-import math
+import numpy as np
 
 from agents.fakes import is_fake
-from agents.tracking import TableReader
+from kemps_sim.belief import Belief, Caller, TableReader
 from kemps_sim.errors import ConfigError
-from kemps_sim.intents import CallDoubleKemps, CallKemps, Intent
+from kemps_sim.intents import Intent
 from kemps_sim.observation import Observation
+from kemps_sim.perception import Percept
 
-#: Seconds a percept counts as evidence: a holder re-signals every few seconds and calls come within about one.
-WINDOW = 8.0
-#: Log-likelihood ratio (holds four against not) of the seconds since a seat's last swap: (upper bound, llr).
-#: Measured on collector tables (see the module doc): P(still | holder) / P(still | other) per bin.
-STILLNESS_LLR: tuple[tuple[float, float], ...] = (
-    (1.0, 0.31), (2.0, 0.53), (4.0, 0.39), (8.0, 0.05), (16.0, -0.33), (32.0, -0.59), (math.inf, -1.59))
-
-
-def logit(p: float) -> float:
-    return math.log(p / (1.0 - p))
+#: Working memory holds about four chunks (Cowan 2001): the default number of gestures watched in the other pairs.
+WATCH_SPAN = 4
+#: A percept wakes a waiting seat if it could multiply the odds that its gesturer holds four by at least this.
+WAKE_RATIO = 2.0
 
 
-def check_probability(owner: str, name: str, value: float) -> float:
-    """A probability strictly between 0 and 1, or a :class:`ConfigError` naming the parameter."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0.0 < value < 1.0:
-        raise ConfigError(f"{owner}.{name} = {value!r}: must be a probability strictly between 0 and 1")
-    return float(value)
+def check_caution(owner: str, caution: float) -> None:
+    if isinstance(caution, bool) or not isinstance(caution, int | float) or not caution > 0:
+        raise ConfigError(f"{owner}.caution = {caution!r}: must be a number > 0 (1 weighs a wrong call's cost as "
+                          "much as a right call's gain; above 1 is cautious, below 1 eager)")
 
 
-def stillness_llr(obs: Observation, seat: int) -> float:
-    """How much likelier (log) a holder of four of a kind is than another player to have been still this long."""
-    still = obs.now - max(obs.last_swap[seat], 0.0)
-    for bound, llr in STILLNESS_LLR:
-        if still < bound:
-            return llr
-    return STILLNESS_LLR[-1][1]
+def check_threshold(owner: str, threshold: float | None) -> None:
+    if threshold is None:
+        return
+    if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0.0 < threshold < 1.0:
+        raise ConfigError(f"{owner}.threshold = {threshold!r}: must be None (from the payoffs) or a probability "
+                          "strictly between 0 and 1")
 
 
-class PartnerBelief:
-    """Reads the partner's signal percepts and decides when to call Kemps (or Double Kemps)."""
+class Calling:
+    """Kemps, Double Kemps and Stop Kemps from the shared belief, decided by expected score."""
 
-    def __init__(self, threshold: float, prior: float, stillness: float, knows_fakes: bool,
-                 window: float = WINDOW) -> None:
-        self.need = logit(threshold)
-        self.base = logit(prior)
-        self.stillness = stillness
-        self.knows_fakes = knows_fakes
-        self.window = window
-        self._obs: Observation | None = None
-        self.read = 0
-        self.evidence: list[tuple[float, float]] = []  # (made at, llr) of the partner's signals
-
-    def log_odds(self, obs: Observation) -> float:
-        """Log-odds that the partner holds four of a kind now (the prior's alone if there is no evidence)."""
-        now, window = obs.now, self.window
-        odds = self.base + sum(llr for made, llr in self.evidence if now - made <= window)
-        return odds + self.stillness * stillness_llr(obs, obs.partner) if self.stillness else odds
+    def __init__(self, seat: int, players: int, reader: TableReader, rng: np.random.Generator, caution: float,
+                 threshold: float | None, stop: bool, knows_fakes: bool, watch_span: int = WATCH_SPAN,
+                 hunches: bool = False) -> None:
+        partner = (seat + players // 2) % players
+        ignore = (lambda p: p.gesturer == partner and is_fake(reader, partner, p.time)) if knows_fakes else None
+        self.belief = Belief(seat, players, rng, ignore=ignore, trust_partner=knows_fakes)
+        self.caller = Caller(self.belief, caution, threshold, stop, hunches)
+        self.stop = stop
+        self.watch_span = watch_span
+        self.reader = reader
 
     def call(self, obs: Observation, reader: TableReader, holding_four: bool) -> Intent | None:
-        """Kemps (Double Kemps when holding four and the rules allow it) if the belief passes the threshold."""
-        if obs is not self._obs:  # a new round (an observation belongs to one round; its views are live)
-            self._obs, self._percepts, self.read, self.evidence = obs, obs.percepts, 0, []
-        elif not self.evidence and len(self._percepts) == self.read:
-            return None  # nothing new, nothing pending: the common case
-        percepts = self._percepts
-        if len(percepts) != self.read:
-            partner, signal = obs.partner, obs.signal
-            for p in percepts[self.read:]:
-                if p.gesturer == partner and p.gesture == signal:
-                    if self.knows_fakes and is_fake(reader, partner, p.time):
-                        continue
-                    self.evidence.append((p.time, p.llr))
-            self.read = len(percepts)
-        if not self.evidence:
-            return None
-        now, window = obs.now, self.window
-        self.evidence = [e for e in self.evidence if now - e[0] <= window]
-        if not self.evidence or self.log_odds(obs) < self.need:
-            return None
-        self.evidence = []  # the call answers this evidence: do not call on it again if play goes on
-        return CallDoubleKemps() if holding_four and obs.rules.double_kemps else CallKemps()
+        """The call worth making now, or None (``reader``, the agent's own reader of the full log, is unused:
+        the belief reads the log as far as the seat noticed it)."""
+        self.belief.refresh(obs)
+        return self.caller.decide(obs, holding_four)
+
+    def wakes_on(self, percept: Percept, obs: Observation) -> bool:
+        """The partner's signal always wakes the seat; an opponent's gesture if it could move the belief."""
+        if percept.gesturer == obs.partner:
+            return percept.gesture == obs.signal
+        belief = self.belief
+        if not self.stop or belief.odds is None or belief.pair == percept.gesturer % belief.pairs:
+            return False
+        share = belief.shares(percept.gesturer).get(percept.gesture, 0.0)
+        return share * belief.odds.percept_ratio(percept.gesture, percept.llr) >= WAKE_RATIO - 1.0
+
+    def watches(self, obs: Observation) -> frozenset[str]:
+        """At the start of a round: the pair's own signal and every gesture worth watching in the others."""
+        self.reader.refresh(obs)
+        belief = self.belief
+        belief.refresh(obs)
+        chosen = {obs.signal}
+        if self.stop and belief.odds is not None and self.watch_span > 0:
+            ratio, hits = belief.odds.ratio, belief.odds.hits(obs.attention, "opponent")
+            worth: dict[str, float] = {}
+            for pair in range(belief.pairs):
+                if pair != belief.pair:
+                    for g, share in belief.shares(pair).items():
+                        worth[g] = max(worth.get(g, 0.0), share * ratio.get(g, 0.0) * hits.get(g, 0.0))
+            ranked = sorted(worth.values(), reverse=True)
+            if ranked:
+                cut = ranked[min(self.watch_span, len(ranked)) - 1] * (1.0 - 1e-9)  # ties at the limit all kept
+                chosen.update(g for g, value in worth.items() if value >= cut and value > 0.0)
+        belief.watched = frozenset(chosen)
+        return belief.watched
+

@@ -25,7 +25,7 @@ import numpy as np
 from agents.collector import Collector
 from agents.composed import check_positive
 from agents.signalling import Signalling
-from agents.tracking import TableReader
+from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import RANK
 from kemps_sim.intents import Gesture, Intent, Swap, Wait
 from kemps_sim.observation import Observation
@@ -123,6 +123,7 @@ class Camouflage(Collector):
 
     name = "camouflage"
     description = "keeps swapping after four of a kind (out and straight back) and signals when eyes are busy (004)"
+    sources = ("004",)
 
     def __post_init__(self) -> None:
         super().__post_init__()

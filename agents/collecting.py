@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agents.tracking import RANKS, TableReader
+from kemps_sim.belief.tracking import RANKS, TableReader
 from kemps_sim.cards import RANK
 from kemps_sim.intents import Swap
 from kemps_sim.observation import Observation

@@ -5,14 +5,14 @@
 - signalling (:mod:`agents.signalling`, :mod:`agents.camouflage`, :mod:`agents.bluffer`): when and how to signal,
   fakes and camouflage included;
 - attention (:mod:`agents.attention`): where to look, via ``gaze``;
-- calling (:mod:`agents.calling`, :mod:`agents.watcher`): a threshold on the belief that the partner, or an
-  opponent, holds four of a kind;
+- calling (:mod:`agents.calling`): the shared belief (:mod:`kemps_sim.belief`) that the partner, or an
+  opponent, holds four of a kind, and calls chosen by their expected score under the rules' payoffs;
 - signal choice (:mod:`agents.signal_choice`): which signal the pair uses next round.
 
 Every built-in is a dataclass of flat keyword hyperparameters stored as given (the scikit-learn rule:
 ``BaseAgent.get_params`` reads ``__init__``'s signature, ``clone`` rebuilds). The parts are built afresh in
 ``start_match`` from those hyperparameters, so one agent object never carries state from one match to the next.
-Parts see only the seat's observation and what the public log has shown (:mod:`agents.tracking`).
+Parts see only the seat's observation and what the public log has shown (:mod:`kemps_sim.belief.tracking`).
 
 A new combination is a subclass that adds its hyperparameters as fields and overrides the ``make_*`` hooks, e.g. a
 feeder that camouflages its own four of a kind::
@@ -30,21 +30,26 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 
 from agents.attention import Looking, check_attention
-from agents.calling import PartnerBelief, check_probability
+from agents.calling import WATCH_SPAN, Calling, check_caution, check_threshold
 from agents.collecting import Collecting, best_picks, rank_counts
 from agents.habits import RoundMemory
 from agents.signal_choice import SignalChoice, check_signal_params
 from agents.signalling import Signalling
-from agents.tracking import TableReader
 from kemps_sim.agent import BaseAgent
+from kemps_sim.belief import TableReader
 from kemps_sim.errors import ConfigError
 from kemps_sim.intents import Intent, Swap
 from kemps_sim.observation import Observation
 from kemps_sim.perception import Attention, Percept
+
+#: A typical person weighs a loss about 2.25 times an equal gain (Tversky & Kahneman 1992, the loss-aversion
+#: coefficient of cumulative prospect theory); a wrong call is a letter the caller gives away.
+LOSS_AVERSION = 2.25
 
 
 def check_positive(owner: str, name: str, value: float) -> None:
@@ -53,29 +58,22 @@ def check_positive(owner: str, name: str, value: float) -> None:
         raise ConfigError(f"{owner}.{name} = {value!r}: must be a number > 0")
 
 
-def check_non_negative(owner: str, name: str, value: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0:
-        raise ConfigError(f"{owner}.{name} = {value!r}: must be a number >= 0")
-
-
-def check_belief(owner: str, threshold: float, prior: float, stillness: float) -> None:
-    """The Kemps belief's hyperparameters: two probabilities and a non-negative weight."""
-    check_probability(owner, "threshold", threshold)
-    check_probability(owner, "prior", prior)
-    check_non_negative(owner, "stillness", stillness)
+def check_bool(owner: str, name: str, value: bool) -> None:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{owner}.{name} = {value!r}: must be true or false")
 
 
 @dataclass(repr=False, eq=False)
 class PartsAgent(BaseAgent):
     """The shared decision loop of the built-ins (not registered itself).
 
-    Each decision, in order: pick up owed cards; call Kemps (or Double Kemps) if the belief in the partner's
-    four of a kind passes ``threshold``; call Stop Kemps if a stop-calling part says so; holding four of a kind,
-    let the signalling part act; otherwise let it act first (a fake, a camouflage swap back), then feed the
-    partner, then collect; with nothing to do, pass (and say "stalled" after ``patience`` seconds).
+    Each decision, in order: pick up owed cards; make the call the calling part finds worth more than waiting
+    (Kemps, Double Kemps, Stop Kemps); holding four of a kind, let the signalling part act; otherwise let it act
+    first (a fake, a camouflage swap back), then feed the partner, then collect; object to someone else's
+    "stalled" while the middle holds a card it wants; with nothing to do, pass (and say "stalled" after the
+    profile's patience).
     """
 
-    patience: float = 2.0
     resignal: float = 3.0
     switch_after: int = 2
     signal: str = "ear"
@@ -83,10 +81,11 @@ class PartsAgent(BaseAgent):
     attention: str = "profile"
 
     name = "parts"
+    #: The rule sources the policy's heuristics come from (see ``kemps-sim rules --list``).
+    sources: ClassVar[tuple[str, ...]] = ()
 
     def __post_init__(self) -> None:
         owner = self.name
-        check_positive(owner, "patience", self.patience)
         check_positive(owner, "resignal", self.resignal)
         if isinstance(self.switch_after, bool) or not isinstance(self.switch_after, int) or self.switch_after < 1:
             raise ConfigError(f"{owner}.switch_after = {self.switch_after!r}: must be a whole number of sweeps >= 1")
@@ -94,8 +93,8 @@ class PartsAgent(BaseAgent):
         check_attention(owner, self.attention)
 
     # Parts: subclasses override the ones they change ----------------------------------------------------------
-    def kemps_belief(self) -> PartnerBelief:
-        raise NotImplementedError
+    def make_calling(self) -> Calling | None:
+        return None
 
     def make_signalling(self) -> Signalling:
         return Signalling(self.resignal)
@@ -103,18 +102,14 @@ class PartsAgent(BaseAgent):
     def make_feeding(self):  # -> Feeding | None
         return None
 
-    def make_stopping(self):  # -> StopCalling | None
-        return None
-
     def start_match(self, seat: int, players: int, rng: np.random.Generator) -> None:
         super().start_match(seat, players, rng)
         self.reader = TableReader(players, seat)
         self.memory = RoundMemory()
         self.collecting = Collecting(self.switch_after)
-        self.kemps = self.kemps_belief()
+        self.calling = self.make_calling()
         self.signalling = self.make_signalling()
         self.feeding = self.make_feeding()
-        self.stopping = self.make_stopping()
         self.looking = Looking(self.attention)
         self.choice = SignalChoice(self.signal, self.signal_policy)
         self._counts_for: tuple[int, ...] | None = None
@@ -126,8 +121,7 @@ class PartsAgent(BaseAgent):
         reader.refresh(obs)
         memory = self.memory
         feeding = self.feeding
-        memory.refresh(obs, self.patience if feeding is None else feeding.patience(obs, reader, self.patience),
-                       self.rng)
+        memory.refresh(obs, self.rng, None if feeding is None else feeding.hurry_now(obs, reader))
         hand = obs.hand
         if hand != self._counts_for:
             self._counts_for, self._counts = hand, rank_counts(hand)
@@ -135,11 +129,10 @@ class PartsAgent(BaseAgent):
         if obs.owed:
             return Swap((), best_picks(obs.middle, counts, obs.owed))
         four = len(counts) == 1 and len(hand) == 4
-        intent = self.kemps.call(obs, reader, four)
-        if intent is None and self.stopping is not None:
-            intent = self.stopping.call(obs, reader)
-        if intent is not None:
-            return intent
+        if self.calling is not None:
+            intent = self.calling.call(obs, reader, four)
+            if intent is not None:
+                return intent
         signalling = self.signalling
         if four:
             return signalling.holding(obs, reader)
@@ -149,20 +142,22 @@ class PartsAgent(BaseAgent):
                 return intent
         collecting = self.collecting
         first = -1
+        intent = None
         if feeding is not None:
             first = collecting.avoid = feeding.partner_rank(obs, reader)
             collecting.ensure(obs, reader, counts)
             intent = feeding.feed(obs, reader, counts, collecting)
-            if intent is not None:
-                return intent
-        return collecting.plan(obs, reader, counts, first) or memory.idle(obs)
+        if intent is None:
+            intent = collecting.plan(obs, reader, counts, first)
+        return memory.objection(obs, intent is not None) or intent or memory.idle(obs)
 
     # Waking, watching, looking, choosing ---------------------------------------------------------------------
     def wakes_on(self, percept: Percept, obs: Observation) -> bool:
-        """The partner making the pair's signal wakes the seat; opponents' gestures only if a part reads them."""
-        if percept.gesturer == obs.partner:
-            return percept.gesture == obs.signal
-        return self.stopping is not None and self.stopping.wakes_on(percept, obs)
+        """The partner making the pair's signal wakes the seat; opponents' gestures only if the calling part
+        reads them."""
+        if self.calling is not None:
+            return self.calling.wakes_on(percept, obs)
+        return percept.gesturer == obs.partner and percept.gesture == obs.signal
 
     def wakes_on_middle(self, obs: Observation, arrived: Sequence[int]) -> bool:
         """Wake only for arrived cards a part could act on (never while holding four, unless camouflaging)."""
@@ -188,9 +183,9 @@ class PartsAgent(BaseAgent):
         return collecting.wants(obs, counts, arrived)
 
     def watches(self, obs: Observation) -> frozenset[str] | None:
-        """Only the pair's own signal unless a stop-calling part reads the opponents."""
-        if self.stopping is not None:
-            return self.stopping.watches(obs)
+        """The gestures the calling part reads (the pair's own signal at least)."""
+        if self.calling is not None:
+            return self.calling.watches(obs)
         return frozenset((obs.signal,))
 
     @property
@@ -207,19 +202,31 @@ class PartsAgent(BaseAgent):
 
 
 @dataclass(repr=False, eq=False)
-class KempsCaller(PartsAgent):
-    """A parts agent whose Kemps belief is set by ``threshold``, ``prior``, ``stillness`` and ``knows_fakes``."""
+class ReasoningAgent(PartsAgent):
+    """A parts agent that calls from the shared belief: ``caution`` (the weight of a wrong call's cost against a
+    right call's gain; 1 is risk-neutral, the default :data:`LOSS_AVERSION` is a typical person's), ``threshold``
+    (None: from the payoffs and the hazard; a probability fixes it), ``stop`` (whether it calls Stop Kemps:
+    defends), ``knows_fakes`` (the pair keeps a fake protocol), ``watch_span`` (how many of the other pairs'
+    gestures it keeps an eye on, :mod:`agents.calling`) and ``hunches`` (whether it may call without having seen
+    anything: off, as 004 advises)."""
 
-    threshold: float = 0.5
-    prior: float = 0.5
-    stillness: float = 1.0
+    caution: float = LOSS_AVERSION
+    threshold: float | None = None
+    stop: bool = True
     knows_fakes: bool = False
+    watch_span: int = WATCH_SPAN
+    hunches: bool = False
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        check_belief(self.name, self.threshold, self.prior, self.stillness)
-        if not isinstance(self.knows_fakes, bool):
-            raise ConfigError(f"{self.name}.knows_fakes = {self.knows_fakes!r}: must be true or false")
+        check_caution(self.name, self.caution)
+        check_threshold(self.name, self.threshold)
+        check_bool(self.name, "stop", self.stop)
+        check_bool(self.name, "knows_fakes", self.knows_fakes)
+        check_bool(self.name, "hunches", self.hunches)
+        if isinstance(self.watch_span, bool) or not isinstance(self.watch_span, int) or self.watch_span < 0:
+            raise ConfigError(f"{self.name}.watch_span = {self.watch_span!r}: must be a whole number of gestures >= 0")
 
-    def kemps_belief(self) -> PartnerBelief:
-        return PartnerBelief(self.threshold, self.prior, self.stillness, self.knows_fakes)
+    def make_calling(self) -> Calling:
+        return Calling(self.seat, self.players, self.reader, self.rng.spawn(1)[0], self.caution, self.threshold,
+                       self.stop, self.knows_fakes, self.watch_span, self.hunches)

@@ -12,7 +12,7 @@ The cost of the protocol is the wait: a real signal comes at least the window af
 
 from __future__ import annotations
 
-from agents.tracking import TableReader
+from kemps_sim.belief.tracking import TableReader
 
 #: Seconds after the signaller's own swap during which its signal is a fake (a real one waits longer).
 FAKE_WINDOW = 1.2

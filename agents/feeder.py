@@ -5,12 +5,11 @@ once it has taken at least ``min_evidence`` cards of it. The feeder then leaves 
 never collects it), throws its cards first, and, holding one, swaps it into the middle even when the middle
 offers nothing it wants, taking in exchange the card most useful to itself (or one an opponent collects).
 
-A feeder holds one of the partner's cards only now and then (measured: in about one round in eight at four
-players), while most of the partner's cards are still in the pack. So it also feeds fresh cards: when the middle
-holds nothing of the partner's rank it says "stalled" after ``hurry`` seconds (drawn, like every patience, from
-half to one and a half times that) instead of its usual ``patience`` (``hurry=None``: no hurrying). Under
-``nobody_wants`` it passes at once anyway. This second half is this module's reading of "feed your partner", not
-the source's words; the two effects are measured apart in the tests.
+``hurry`` is a separate habit, off by default: with ``hurry`` set, when the middle holds nothing of the partner's
+rank the feeder says "stalled" after ``hurry`` seconds (drawn from half to one and a half times that) instead of
+its profile's patience, to bring fresh cards sooner. No source names it; it is measured apart from feeding in
+the tests (``tests/test_agents_feeding.py``), where feeding alone, with the dealer seat rotated, shortens the
+partner's time to four of a kind.
 """
 
 from __future__ import annotations
@@ -20,7 +19,7 @@ from dataclasses import dataclass
 from agents.collecting import Collecting
 from agents.collector import Collector
 from agents.composed import check_positive
-from agents.tracking import TableReader
+from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import RANK
 from kemps_sim.errors import ConfigError
 from kemps_sim.intents import Swap
@@ -34,14 +33,15 @@ class Feeding:
         self.min_evidence = min_evidence
         self.hurry = hurry
 
-    def patience(self, obs: Observation, reader: TableReader, usual: float) -> float:
-        """How long to wait on this middle before saying "stalled": ``hurry`` if it holds nothing for the partner."""
+    def hurry_now(self, obs: Observation, reader: TableReader) -> float | None:
+        """Seconds to look at this middle before saying "stalled" when it holds nothing for the partner (``hurry``),
+        or None for the profile's usual patience."""
         if self.hurry is None:
-            return usual
+            return None
         rank = reader.collected_rank(obs.partner, self.min_evidence)
         if rank < 0 or any(RANK[c] == rank for c in obs.middle):
-            return usual
-        return min(self.hurry, usual)
+            return None
+        return self.hurry
 
     def partner_rank(self, obs: Observation, reader: TableReader) -> int:
         """The rank the partner seems to collect, or -1 while it is not clear yet."""
@@ -69,14 +69,16 @@ class Feeding:
 @dataclass(repr=False, eq=False)
 class Feeder(Collector):
     """A collector that feeds its partner (000): it infers the partner's rank from what the partner takes (public
-    log), never competes for it and throws those cards into the middle; when the middle holds none of them it calls
-    for a fresh one after ``hurry`` seconds. ``min_evidence``: partner takes needed to name the rank."""
+    log), never competes for it and throws those cards into the middle. ``min_evidence``: partner takes needed to
+    name the rank; ``hurry`` (None: off): seconds before saying "stalled" on a middle with nothing for the
+    partner."""
 
     min_evidence: int = 1
-    hurry: float | None = 0.5
+    hurry: float | None = None
 
     name = "feeder"
     description = "infers the partner's rank from its takes and throws those cards into the middle (000)"
+    sources = ("000",)
 
     def __post_init__(self) -> None:
         super().__post_init__()

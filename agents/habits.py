@@ -1,17 +1,17 @@
-"""Small pieces of behaviour the built-in agents share: noticing the partner's signal, passing on a middle,
-saying it has stalled after a while, and signalling while holding four of a kind."""
+"""Small pieces of behaviour the built-in agents share: passing on a middle, saying it has stalled after a while,
+objecting to someone else's "stalled", and signalling while holding four of a kind."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from kemps_sim.cards import RANK
-from kemps_sim.intents import Gesture, Intent, SayStalled, Wait
+from kemps_sim.intents import Gesture, Intent, Object, SayStalled, Wait
 from kemps_sim.observation import Observation
 
 
 class RoundMemory:
-    """What an agent tracks within a round: percepts already read, when the middle last changed, its signals."""
+    """What an agent tracks within a round: when the middle last changed, how long to look at it, its signals."""
 
     def __init__(self) -> None:
         self.round = -1
@@ -19,14 +19,17 @@ class RoundMemory:
         self.version = -1
         self.version_since = 0.0
         self.stalled_version = -1
+        self.objected_to: float | None = None
         self.last_signal = float("-inf")
         self.patience = 0.0
 
-    def refresh(self, obs: Observation, patience: float, rng: np.random.Generator) -> None:
-        """Reset at a new round; note when the current middle first appeared and how long to wait on it.
+    def refresh(self, obs: Observation, rng: np.random.Generator, hurry: float | None = None) -> None:
+        """Reset at a new round; note when the current middle first appeared and how long to look at it.
 
-        The wait before saying "stalled" is drawn anew for every middle (uniform from half to one and a half
-        times ``patience``), so that one player says it first and the others hear it, as at a real table.
+        The look before saying "stalled" is drawn anew for every middle from the seat's own profile
+        (``PlayerProfile.patience``), so that one player says it first and the others hear it, as at a real table.
+        ``hurry`` (seconds, drawn from half to one and a half times it) replaces the profile's patience for a
+        middle the agent wants gone quickly.
         """
         if obs.round_index != self.round:
             self.__init__()  # type: ignore[misc]
@@ -34,7 +37,10 @@ class RoundMemory:
         if obs.middle_version != self.version:
             self.version = obs.middle_version
             self.version_since = obs.now
-            self.patience = patience * (0.5 + rng.random())
+            if hurry is None:
+                self.patience = float(obs.profile.patience.sample(rng, 1)[0])
+            else:
+                self.patience = hurry * (0.5 + float(rng.random()))
 
     def partner_signalled(self, obs: Observation) -> bool:
         """Whether a new percept shows the partner making the pair's signal."""
@@ -47,13 +53,21 @@ class RoundMemory:
         return seen
 
     def signal_or_wait(self, obs: Observation, resignal: float) -> Intent:
-        """Holding four of a kind: give the signal, and again every ``resignal`` seconds until a call.
-
-        """
+        """Holding four of a kind: give the signal, and again every ``resignal`` seconds until a call."""
         if obs.now - self.last_signal >= resignal:
             self.last_signal = obs.now
             return Gesture(obs.signal)
         return Wait(timeout=max(resignal - (obs.now - self.last_signal), 0.05))
+
+    def objection(self, obs: Observation, wanted: bool) -> Intent | None:
+        """Object to a pending "stalled" said by someone else while the middle holds a card the seat wants
+        (``wanted``), once per stall: "wait, I want that one" (004: the dealer sweeps only if nobody objects)."""
+        pending = obs.stall_pending_until
+        if (not wanted or pending is None or self.stalled_version == obs.middle_version
+                or self.objected_to == pending):
+            return None
+        self.objected_to = pending
+        return Object()
 
     def idle(self, obs: Observation) -> Intent:
         """Want nothing in the middle: pass, and say "stalled" once it has sat unchanged for the drawn patience.

@@ -24,16 +24,15 @@ class RandomAgent(BaseAgent):
     name = "random"
     description = "legal random swaps; signals four of a kind and calls on the partner's signal (baseline)"
 
-    def __init__(self, p_swap: float = 0.5, max_cards: int = 1, patience: float = 2.0, resignal: float = 3.0,
-                 signal: str = "ear", signal_policy: str = "fixed"):
-        if not 0.0 <= p_swap <= 1.0:
+    def __init__(self, p_swap: float = 0.5, max_cards: int = 1, resignal: float = 3.0, signal: str = "ear",
+                 signal_policy: str = "fixed"):
+        if isinstance(p_swap, bool) or not isinstance(p_swap, int | float) or not 0.0 <= p_swap <= 1.0:
             raise ConfigError(f"random.p_swap = {p_swap!r}: must be a probability from 0 to 1")
-        if not 1 <= max_cards <= 4:
+        if isinstance(max_cards, bool) or not isinstance(max_cards, int) or not 1 <= max_cards <= 4:
             raise ConfigError(f"random.max_cards = {max_cards!r}: must be a whole number from 1 to 4")
         self.p_swap = p_swap
         self.max_cards = max_cards
         check_signal_params("random", signal, signal_policy)
-        self.patience = patience
         self.resignal = resignal
         self.signal = signal
         self.signal_policy = signal_policy
@@ -49,7 +48,7 @@ class RandomAgent(BaseAgent):
 
     def decide(self, obs: Observation) -> Intent:
         memory = self.memory
-        memory.refresh(obs, self.patience, self.rng)
+        memory.refresh(obs, self.rng)
         rng = self.rng
         middle, hand = obs.middle, obs.hand
         if obs.owed:
@@ -60,7 +59,8 @@ class RandomAgent(BaseAgent):
         if holds_four(hand):
             return memory.signal_or_wait(obs, self.resignal)
         if middle and rng.random() < self.p_swap:
-            most = 1 if obs.rules.swap == "one_for_one" else self.max_cards
+            # as many cards each way, never more than the middle holds now (a refill lays its cards one by one)
+            most = 1 if obs.rules.swap == "one_for_one" else min(self.max_cards, len(middle), len(hand))
             k = int(rng.integers(1, most + 1))
             give = rng.choice(len(hand), size=k, replace=False)
             take = rng.choice(len(middle), size=k, replace=False)

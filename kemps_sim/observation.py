@@ -12,7 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from kemps_sim.perception import Percept
+from kemps_sim.gestures import DEFAULT_REPERTOIRE, Repertoire
+from kemps_sim.perception import Attention, Perceiver, Percept
+from kemps_sim.profiles import DEFAULT_PROFILE, PlayerProfile
 from kemps_sim.rules import Rules
 from kemps_sim.trace import TraceEvent
 
@@ -70,11 +72,13 @@ class Observation:
     Agents read it; they never change it (their own ``memory`` dict excepted).
     """
 
-    __slots__ = ("_barred", "_hand", "_log", "_owed", "_percepts", "_private", "_public", "memory", "pair",
-                 "partner", "seat", "signal")
+    __slots__ = ("_barred", "_hand", "_log", "_owed", "_perceiver", "_percepts", "_private", "_profile", "_public",
+                 "_repertoire", "memory", "pair", "partner", "seat", "signal")
 
     def __init__(self, seat: int, public: PublicTable, hand: list[int], owed: list[int], percepts: list[Percept],
-                 barred: set[int], signal: str, memory: dict[str, Any], private: list[TraceEvent]) -> None:
+                 barred: set[int], signal: str, memory: dict[str, Any], private: list[TraceEvent], *,
+                 profile: PlayerProfile = DEFAULT_PROFILE, perceiver: Perceiver | None = None,
+                 repertoire: Repertoire = DEFAULT_REPERTOIRE) -> None:
         n = public.rules.players
         self.seat = seat
         self.partner = (seat + n // 2) % n
@@ -88,6 +92,9 @@ class Observation:
         self._log = ReadOnlyList(public.log)
         self._barred = barred
         self._private = ReadOnlyList(private)
+        self._profile = profile
+        self._perceiver = perceiver
+        self._repertoire = repertoire
 
     # Own side -------------------------------------------------------------------------------------------------
     @property
@@ -114,6 +121,17 @@ class Observation:
     def barred_from_stop(self) -> bool:
         """Whether this seat may no longer call Stop Kemps this round (003's penalty for a wrong one)."""
         return self.seat in self._barred
+
+    @property
+    def profile(self) -> PlayerProfile:
+        """The seat's own human profile: a player knows its own eyes, hands and tempo."""
+        return self._profile
+
+    @property
+    def attention(self) -> Attention:
+        """Where the seat's eyes are spread now (the profile's, or what its attention policy chose since)."""
+        perceiver = self._perceiver
+        return perceiver.attention if perceiver is not None else self._profile.attention
 
     # Public side ----------------------------------------------------------------------------------------------
     @property
@@ -192,6 +210,12 @@ class Observation:
     @property
     def rounds_won(self) -> tuple[int, ...]:
         return self._public.standings_rounds_won
+
+    @property
+    def repertoire(self) -> Repertoire:
+        """The gestures of the table with their natural rates: common knowledge, as people know how often others
+        touch an ear or cough."""
+        return self._repertoire
 
     @property
     def signals_allowed(self) -> tuple[str, ...]:

@@ -37,7 +37,8 @@ from kemps_sim.timing import (
 SIMPLE_VISUAL_RT = ExGaussian(mu=0.18, sigma=0.025, tau=0.06)
 
 #: The profile fields that are time distributions, in declaration order.
-DISTRIBUTION_FIELDS: tuple[str, ...] = ("reaction", "reach", "speech", "perception_latency", "gesture_time")
+DISTRIBUTION_FIELDS: tuple[str, ...] = ("reaction", "reach", "speech", "perception_latency", "gesture_time",
+                                        "card_read", "patience")
 #: The times a player's own actions take: zero would let a player act endlessly at one instant (a livelock).
 ACTION_FIELDS: tuple[str, ...] = ("reaction", "reach", "speech", "gesture_time")
 
@@ -56,24 +57,42 @@ DEFAULT_SPEECH = ExGaussian(mu=0.27, sigma=0.03, tau=0.08)
 DEFAULT_PERCEPTION_LATENCY = Gamma(mean=0.25, shape=6.0)
 #: Making a deliberate gesture (hand to ear and back): 0.4 s, an estimate; the hands are busy meanwhile.
 DEFAULT_GESTURE_TIME = Fixed(value=0.4)
+#: Taking in one card that has just landed in the middle, on top of the reaction time: mean 0.38 s, one eye
+#: movement and fixation (0.23 s, Card, Moran & Newell 1983; fixations 0.2-0.35 s, Rayner 1998) plus comparing its
+#: rank with the four held (Sternberg 1966: ≈38 ms per item in memory); shape 6 (≈0.15 s spread) is an estimate.
+DEFAULT_CARD_READ = Gamma(mean=0.38, shape=6.0)
+#: How long a player looks at a middle that has stopped changing before it says "stalled" (or, as the dealer under
+#: ``nobody_wants``, before it sweeps): median 6 s, an estimate. No study times it; it is scanning the four cards
+#: against the hand (≈1.5 s, from ``card_read``) and then a social "anyone?" pause of a few seconds. With four
+#: players the first of them speaks after ≈4 s.
+DEFAULT_PATIENCE = LogNormal(median=6.0, sigma=0.4)
 #: d' 2.0 / 0.8 (estimates), criterion 1.0, busy_miss 0.5 (Simons & Chabris 1999): see :class:`Observer`.
 DEFAULT_OBSERVER = Observer()
 #: Balanced gaze (estimate): see :class:`Attention`.
 DEFAULT_ATTENTION = Attention.balanced()
+#: The repertoire's rates are Kwok et al. 2015's: 23 face touches an hour, students in a lecture. A card table is a
+#: social and demanding setting, where touching rises (Spille et al. 2021, review: more under social, emotional and
+#: cognitive challenge); studies of adults in other settings find about 50 an hour (Rahman et al. 2020, review of
+#: 10 studies: 50 ± 47; Oh, Ryu & Yang 2021, video of 30 adults: ≈50). The default player fidgets twice as often as
+#: the lecture's students; 1.0 gives the repertoire's rates.
+DEFAULT_FIDGET_SCALE = 2.0
 
 
 @dataclass(frozen=True)
 class PlayerProfile:
-    """Every human parameter of one seat: action times, perception latency, observer, attention, fidgeting."""
+    """Every human parameter of one seat: action times, perception latency, reading the middle and patience with
+    it, observer, attention, fidgeting."""
 
     reaction: Distribution = DEFAULT_REACTION
     reach: Distribution = DEFAULT_REACH
     speech: Distribution = DEFAULT_SPEECH
     perception_latency: Distribution = DEFAULT_PERCEPTION_LATENCY
     gesture_time: Distribution = DEFAULT_GESTURE_TIME
+    card_read: Distribution = DEFAULT_CARD_READ
+    patience: Distribution = DEFAULT_PATIENCE
     observer: Observer = DEFAULT_OBSERVER
     attention: Attention = DEFAULT_ATTENTION
-    fidget_scale: float = 1.0  # multiplier on every natural fidget rate (1.0: the literature rates)
+    fidget_scale: float = DEFAULT_FIDGET_SCALE  # multiplier on every natural rate of the repertoire
 
     def __post_init__(self) -> None:
         for name in DISTRIBUTION_FIELDS:

@@ -59,6 +59,9 @@ class AgentInfo:
     origin: str  # "built-in", or the name of the distribution that registered the plugin
     target: str  # where it lives: "module:attribute"
     factory: AgentClass = field(repr=False, compare=False)
+    reasoning: str = ""  # how the policy decides: its class docstring (a factory's own docstring)
+    sources: tuple[str, ...] = ()  # the rule sources its heuristics come from ("000" to "004"), if it names them
+    details: str = ""  # the longer account: the docstring of the module the policy lives in
 
 
 @dataclass(frozen=True)
@@ -206,7 +209,8 @@ def _describe(name: str, obj: Any, origin: str, target: str) -> AgentInfo:
     missing = [m for m in ("decide", "start_match", "choose_signal") if not callable(getattr(agent, m, None))]
     if missing:
         raise _NotAnAgent(f"it built {type(agent).__name__!s} without {', '.join(m + '()' for m in missing)}")
-    return AgentInfo(name, _one_line(obj, agent), defaults, origin, target, factory)
+    return AgentInfo(name, _one_line(obj, agent), defaults, origin, target, factory, _reasoning(obj, agent),
+                     _sources(obj, agent), _details(obj, agent))
 
 
 def _keyword_params(obj: Callable[..., Any]) -> tuple[str, ...]:
@@ -232,6 +236,31 @@ def _defaults(obj: Callable[..., Any], params: tuple[str, ...]) -> dict[str, Any
             raise _NotAnAgent(f"hyperparameter {p!r} has no default; every hyperparameter needs one")
         out[p] = default
     return out
+
+
+def _reasoning(obj: Any, agent: Any) -> str:
+    """The entry point's own docstring (a factory describes its variant), else the agent class's."""
+    for doc_of in (obj, type(agent)):
+        doc = doc_of.__doc__
+        if isinstance(doc, str) and doc.strip() and doc_of is not BaseAgent:
+            return inspect.cleandoc(doc)
+    return ""
+
+
+def _sources(obj: Any, agent: Any) -> tuple[str, ...]:
+    """The ``sources`` a policy names (a tuple of source ids), from the entry point or the agent it builds."""
+    for holder in (obj, agent):
+        sources = getattr(holder, "sources", None)
+        if isinstance(sources, tuple | list) and all(isinstance(s, str) for s in sources):
+            return tuple(sources)
+    return ()
+
+
+def _details(obj: Any, agent: Any) -> str:
+    """The docstring of the module the policy's class lives in (where the built-ins explain their reasoning)."""
+    module = inspect.getmodule(obj if isinstance(obj, type) else type(agent))
+    doc = getattr(module, "__doc__", None)
+    return inspect.cleandoc(doc) if isinstance(doc, str) and doc.strip() else ""
 
 
 def _one_line(obj: Any, agent: Any) -> str:

@@ -20,7 +20,8 @@ STRICT = EngineConfig(strict=True, max_round_seconds=120)
 
 
 def test_builtins_are_registered_in_a_stable_order_with_name_description_and_sourced_docstring():
-    assert NAMES == ["random", "collector", "feeder", "camouflage", "watcher", "bluffer", "cautious", "eager"]
+    assert NAMES == ["random", "naive", "collector", "feeder", "camouflage", "watcher", "bluffer", "cautious",
+                     "eager"]
     assert list(builtin_agents()) == NAMES
     for cls in agents.BUILTINS:
         assert issubclass(cls, BaseAgent)
@@ -47,7 +48,9 @@ def test_hyperparameters_are_stored_as_given_and_clone_round_trips(cls):
     ("collector(switch_after=0)", "switch_after"),
     ("cautious(threshold=1.5)", "threshold"),
     ("eager(signal_policy='sometimes')", "signal_policy"),
-    ("watcher(prior=0)", "prior"),
+    ("watcher(caution=0)", "caution"),
+    ("collector(stop='yes')", "stop"),
+    ("eager(threshold=1.0)", "threshold"),
     ("bluffer(fake_prob=2)", "fake_prob"),
     ("camouflage(churn=-1)", "churn"),
     ("feeder(hurry=0)", "hurry"),
@@ -59,8 +62,8 @@ def test_bad_hyperparameters_are_refused_with_the_parameter_named(entry, fragmen
 
 
 def test_lineup_strings_reach_the_flat_hyperparameters():
-    result = simulate_match("standard", "collector,watcher(threshold=0.9, prior=0.02)", seed=3)
-    assert result.agents[1] == "watcher(threshold=0.9, prior=0.02)"
+    result = simulate_match("standard", "collector,watcher(threshold=0.9, caution=1.5)", seed=3)
+    assert result.agents[1] == "watcher(threshold=0.9, caution=1.5)"
     assert result.end_reason == "match_over"
 
 

@@ -1,45 +1,114 @@
-"""``cautious`` against ``eager``: collectors that differ only in the belief threshold for calling Kemps.
+"""Calls from the shared belief: precision against calling on every percept, precision against the eyes' d', and the
+attitude to risk (``cautious`` against ``eager``).
 
-Both pairs of each match signal with a blink, a gesture everyone makes twenty times a minute, so that a partner's
-percept of it is often a fidget: the cautious pair makes fewer wrong calls per round, and its right calls come later
-(time from the holder's first signal to the pair's right Kemps, censored at the round's end: log-rank test).
+Every comparison holds the rest fixed: the same seeds, the pair under test in pair 0 against the same opponents, the
+dealer drawn by the seed. Both pairs signal with a blink here, a gesture everyone makes twenty times a minute, so
+that the caller's judgment matters: with a rarer gesture nearly every percept is a signal, every caller is right
+and no comparison could show anything.
 """
 
 from __future__ import annotations
 
-from scipy.stats import CensoredData, binomtest, logrank
+import functools
+import itertools
 
-from kemps_sim import simulate_match
-from kemps_sim.trace import CallHeard, Gestured
+import pytest
+from scipy.stats import CensoredData, binomtest, fisher_exact, logrank
+
+from kemps_sim import PlayerProfile, preset_names, simulate_match
+from kemps_sim.trace import CallHeard, HandFour
 from tests.test_agents_collecting import km_median
 
-MATCHES = 60
+BLINK = "(signal='blink')"
 
 
-def test_cautious_calls_wrongly_less_often_and_rightly_later_than_eager():
+def eyes(d_prime: float) -> PlayerProfile:
+    """Every seat's d' scaled together: fixated d', peripheral 0.4 of it, heard 0.75 of it (the defaults' ratios)."""
+    return PlayerProfile().with_params({"observer.d_fixated": d_prime, "observer.d_peripheral": 0.4 * d_prime,
+                                        "observer.heard_d": 0.75 * d_prime})
+
+
+@functools.cache
+def kemps_calls(agent: str, d_prime: float, matches: int) -> tuple[int, int]:
+    """(right, wrong) Kemps by pair 0 (``agent``) against collectors, everyone with the given d'."""
+    right = wrong = 0
+    for seed in range(matches):
+        result = simulate_match("standard", [agent + BLINK, "collector" + BLINK], profiles=eyes(d_prime), seed=seed)
+        for rnd in result.rounds:
+            for event in rnd.trace:
+                if type(event) is CallHeard and event.call == "kemps" and event.seat % 2 == 0:
+                    right += event.right
+                    wrong += not event.right
+    return right, wrong
+
+
+def test_at_d_prime_zero_the_belief_is_more_precise_than_calling_on_every_percept():
+    """d' = 0: a deliberate blink looks exactly like a natural one. ``naive`` calls Kemps on every percept of its
+    partner's blink; the collector weighs it against how often people blink. Measured: 150 matches each."""
+    believed, naive = kemps_calls("collector", 0.0, 150), kemps_calls("naive", 0.0, 150)
+    precision = believed[0] / sum(believed)
+    assert precision >= naive[0] / sum(naive)
+    assert fisher_exact([list(believed), list(naive)], alternative="greater").pvalue < 1e-6, (believed, naive)
+    assert believed[0] >= 0.5 * naive[0]  # and it still calls: not precise by saying nothing
+
+
+def test_precision_rises_with_d_prime():
+    """The same collectors with sharper eyes: d' 0, 1.5, 3, 4.5 (150 matches each). Precision rises from end to end
+    (Fisher's exact test) and never falls by more than the noise of a step (two standard errors)."""
+    calls = {d: kemps_calls("collector", d, 150) for d in (0.0, 1.5, 3.0, 4.5)}
+    precision = {d: right / (right + wrong) for d, (right, wrong) in calls.items()}
+    assert fisher_exact([list(calls[4.5]), list(calls[0.0])], alternative="greater").pvalue < 0.01, calls
+    levels = sorted(precision)
+    for low, high in itertools.pairwise(levels):
+        n = sum(calls[high])
+        noise = 2 * (precision[high] * (1 - precision[high]) / n) ** 0.5
+        assert precision[high] >= precision[low] - noise, precision
+
+
+def calls_and_delays(preset: str, matches: int) -> tuple[list[int], list[CensoredData]]:
+    """Per pair (0 cautious, 1 eager): wrong calls, and for every four of a kind at the table the seconds until the
+    pair's right call about it, censored when the four was settled otherwise (another call, broken, round over)."""
     wrong = [0, 0]
     done: list[list[float]] = [[], []]
     censored: list[list[float]] = [[], []]
-    rounds = 0
-    for seed in range(MATCHES):
-        result = simulate_match("standard", ["cautious(signal='blink')", "eager(signal='blink')"], seed=seed)
+
+    def settle(seconds: float, by: int | None) -> None:
+        for pair in (0, 1):
+            (done if by == pair else censored)[pair].append(seconds)
+
+    for seed in range(matches):
+        result = simulate_match(preset, ["cautious" + BLINK, "eager" + BLINK], seed=seed)
+        n = result.rules.players
         for rnd in result.rounds:
-            rounds += 1
-            signalled: dict[int, float] = {}
+            holding: dict[int, float] = {}  # holder -> when its four of a kind began
             for event in rnd.trace:
-                if type(event) is Gestured and event.deliberate and event.holds_four:
-                    signalled.setdefault(event.seat % 2, event.time)
-            calls = [e for e in rnd.trace if type(e) is CallHeard and e.call == "kemps"]
-            for pair in (0, 1):
-                wrong[pair] += sum(1 for e in calls if e.seat % 2 == pair and not e.right)
-                if pair in signalled:
-                    right = [e.time for e in calls if e.seat % 2 == pair and e.right]
-                    (done if right else censored)[pair].append((right[0] if right else rnd.end_time)
-                                                               - signalled[pair])
-    # same rounds for both pairs: under equal rates each wrong call is the cautious pair's with probability 1/2
+                if type(event) is HandFour:
+                    if event.rank >= 0:
+                        holding[event.seat] = event.time
+                    elif event.seat in holding:
+                        settle(event.time - holding.pop(event.seat), None)
+                elif type(event) is CallHeard:
+                    wrong[event.seat % 2] += not event.right
+                    if event.right:  # a right call ends the round: every four still held is settled now
+                        about = (event.seat + n // 2) % n if event.accused < 0 else event.accused
+                        pair = {about, (about + n // 2) % n} if event.accused >= 0 else {about}
+                        for holder, began in holding.items():
+                            settle(event.time - began, event.seat % 2 if holder in pair else None)
+                        holding.clear()
+            for began in holding.values():
+                settle(rnd.end_time - began, None)
+    return wrong, [CensoredData(uncensored=done[p], right=censored[p]) for p in (0, 1)]
+
+
+@pytest.mark.parametrize("preset", preset_names())
+def test_cautious_calls_wrongly_less_often_and_rightly_later_than_eager(preset):
+    """``cautious`` (caution 6.75) against ``eager`` (0.75) at the same table, 40 matches per preset: wrong calls
+    (Kemps, Double Kemps and Stop Kemps) of each pair, and the time from a four of a kind to each pair's right call
+    about it (log-rank test, Kaplan-Meier medians)."""
+    wrong, (cautious, eager) = calls_and_delays(preset, 40)
+    # same matches for both pairs: under equal rates each wrong call is the cautious pair's with probability 1/2
     assert wrong[0] < wrong[1]
     assert binomtest(wrong[0], sum(wrong), 0.5, alternative="less").pvalue < 1e-3, wrong
-    cautious, eager = (CensoredData(uncensored=done[p], right=censored[p]) for p in (0, 1))
+    # 'less': the first sample (cautious) gets its right calls in at a lower rate than the second (eager)
     assert logrank(cautious, eager, alternative="less").pvalue < 1e-3
     assert km_median(cautious) > km_median(eager)
-    assert rounds > 0

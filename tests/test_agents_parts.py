@@ -7,9 +7,9 @@ from __future__ import annotations
 from agents.collecting import Collecting, rank_counts
 from agents.fakes import FAKE_WINDOW
 from agents.feeder import Feeding
-from agents.tracking import TableReader
 from agents.watcher import Watcher
 from kemps_sim import load_rules, simulate_match
+from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import cards, rank_of
 from kemps_sim.observation import Observation, PublicTable
 from kemps_sim.trace import CallHeard, Gestured, PlayStarted, Refilled, Swapped, Swept
@@ -80,7 +80,7 @@ def test_reader_of_a_seat_never_asked_for_the_signal_still_hears_every_calls_of_
     upper = made[1]  # seat 2: the lower seat 0 chooses the pair's signal, so only seat 2 relies on the live view
     heard = [e for rnd in result.rounds[:-1] for e in rnd.trace if type(e) is CallHeard]
     assert [h.call for h in upper.reader.calls[:len(heard)]] == heard
-    knowledge = upper.stopping.knowledge
+    knowledge = upper.calling.belief.knowledge
     assert knowledge.known(1) == "ear" and knowledge.share(1, "ear") > 0.5  # the other pair kept "ear"
 
 

@@ -119,7 +119,7 @@ def test_reshuffle_keeps_the_round_going_past_the_first_pack():
                             seed=1, config=QUIET)
     assert result.outcome is Outcome.TIMEOUT
     rules = load_rules("german", pack_exhausted="reshuffle_discards")
-    long = simulate_round(rules, [Idle()] * 4, seed=1, config=EngineConfig(fidgets=False, max_round_seconds=120.0))
+    long = simulate_round(rules, [Idle()] * 4, seed=1, config=EngineConfig(fidgets=False, max_round_seconds=300.0))
     assert long.outcome is Outcome.TIMEOUT
     assert any(e.reshuffled for e in events(long, Refilled))
 

@@ -29,7 +29,7 @@ def test_defaults_follow_the_literature() -> None:
     assert isinstance(p.perception_latency, Gamma) and p.perception_latency.mean == 0.25
     assert p.gesture_time == Fixed(0.4)
     assert p.observer == Observer() and p.observer.busy_miss == 0.5
-    assert p.attention == Attention.balanced() and p.fidget_scale == 1.0
+    assert p.attention == Attention.balanced() and p.fidget_scale == 2.0
     assert PlayerProfile() == DEFAULT_PROFILE
 
 

@@ -7,6 +7,7 @@ A plugin is "installed" at test time the way pip leaves one: a ``*.dist-info`` f
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 from pathlib import Path
@@ -173,11 +174,29 @@ def test_agents_command_json(plugin_env, capsys):
     assert list(agents) == [i.name for i in registry.list_agents()]
     assert agents["tester"] == {"name": "tester", "description": by_name()["tester"].description,
                                 "parameters": {"patience": 1.5, "resignal": 3.0}, "origin": "kemps_test_plugin",
-                                "target": "kemps_test_plugin:TesterAgent"}
+                                "target": "kemps_test_plugin:TesterAgent",
+                                "reasoning": by_name()["tester"].reasoning, "sources": []}
     assert agents[first_builtin()]["origin"] == "built-in"
     problems = {e["name"]: e for e in data["plugin_errors"]}
     assert problems["broken"]["problem"].startswith("failed to load: ModuleNotFoundError")
     assert problems["broken"]["distribution"] == "kemps_test_plugin"
+
+
+def test_agents_command_tells_every_builtins_reasoning_and_sources(clean_registry, capsys):
+    assert main(["agents"]) == 0
+    out = capsys.readouterr().out
+    for cls in registry.builtin_classes():
+        info = by_name()[cls.name]
+        assert info.reasoning == inspect.cleandoc(cls.__doc__)
+        assert info.details and info.details == inspect.cleandoc(sys.modules[cls.__module__].__doc__)
+        if cls.name != "random":  # the baseline follows no source
+            assert info.sources and all(s in ("000", "001", "002", "003", "004") for s in info.sources)
+            assert f"    sources: {info.sources[0]} (" in out
+    assert main(["agents", "watcher"]) == 0
+    full = capsys.readouterr().out
+    assert "How it reasons:" in full and "In detail:" in full and "adaptive" in full
+    assert main(["agents", "nobody"]) == 2
+    assert "agent 'nobody': unknown agent; allowed agents are" in capsys.readouterr().err
 
 
 def test_agents_command_without_plugins(clean_registry, capsys):

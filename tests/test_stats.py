@@ -361,7 +361,8 @@ def test_summary_table_and_its_text(real_tables):
     assert list(summary.columns) == [
         "cell", "matches", "failures", "rounds_per_match", "pair0_win_rate", "pair0_win_low", "pair0_win_high",
         "pair1_win_rate", "pair1_win_low", "pair1_win_high", "kemps_precision", "stop_precision", "conversion_kemps",
-        "conversion_stolen", "four_to_call_median", "letters_pair0", "points_pair0"]
+        "conversion_stolen", "kemps_right_calls", "kemps_wrong_calls", "stop_right_calls", "stop_wrong_calls",
+        "four_to_call_median", "letters_pair0", "points_pair0"]
     assert list(summary["cell"]) == ["a", "b"]
     assert list(summary["matches"]) == [5, 4] and list(summary["failures"]) == [2, 0]
     pairs = real_tables["pairs"]
@@ -376,3 +377,11 @@ def test_summary_table_and_its_text(real_tables):
     row = summary.iloc[1]
     assert f"{row['pair0_win_rate']:.2f} [{row['pair0_win_low']:.2f}, {row['pair0_win_high']:.2f}]" in lines[2]
     assert len({len(line) for line in lines}) == 1  # fixed width
+    calls = real_tables["calls"]
+    mine = calls[calls["cell"] == "b"]
+    kemps = mine["call"].isin(("kemps", "double_kemps"))
+    assert row["kemps_right_calls"] == int((kemps & mine["right"]).sum())
+    assert row["stop_wrong_calls"] == int(((mine["call"] == "stop_kemps") & ~mine["right"]).sum())
+    counts = "/".join(str(int(row[c])) for c in ("kemps_right_calls", "kemps_wrong_calls", "stop_right_calls",
+                                                  "stop_wrong_calls"))
+    assert "calls K+/K-/S+/S-" in lines[0] and counts in lines[2]

@@ -134,10 +134,10 @@ def test_the_shipped_specs_are_valid():
 
 
 def test_axes_that_need_each_other_are_checked_together(tmp_path):
-    spec = quick_spec(tmp_path / "o", axes={"lineup": ["watcher,collector", "collector,watcher"],
-                                             "agent.kemps_threshold": [0.4, 0.6]})
+    spec = quick_spec(tmp_path / "o", axes={"lineup": ["feeder,collector", "collector,feeder"],
+                                             "agent.min_evidence": [1, 2]})
     plans = [plan_cell(spec, cell) for cell in design_cells(spec)]
-    assert all("watcher(kemps_threshold=" in plan.lineup for plan in plans)
+    assert all("feeder(min_evidence=" in plan.lineup for plan in plans)
     data = quick_data(tmp_path / "o", axes={"players": [6], "pair2.profile.reaction.tau": [0.2]})
     data["base"]["lineup"] = "collector"
     assert plan_cell(spec_from_mapping(data), design_cells(spec_from_mapping(data))[0]).rules.players == 6

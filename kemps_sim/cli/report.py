@@ -76,9 +76,10 @@ def print_summary(folder: str | Path, by: str | None = None, csv: str | None = N
     if all(len(names) == 1 for names in agents):
         print("pairs: " + ", ".join(f"{pair} = {names[0]}" for pair, names in agents.items()))
     print(textwrap.fill("pairN_win: win rate [95% interval]; kemps_right, stop_right: share of those calls that "
-                        "were right; fours_kemps, fours_stolen: share of four-of-a-kinds called by their pair, or "
-                        "stolen by a Stop Kemps; four_to_call_s: median seconds from four of a kind to a right "
-                        "Kemps.", width=118))
+                        "were right; calls K+/K-/S+/S-: right and wrong Kemps (Double Kemps included), right and "
+                        "wrong Stop Kemps; fours_kemps, fours_stolen: share of four-of-a-kinds called by their "
+                        "pair, or stolen by a Stop Kemps; four_to_call_s: median seconds from four of a kind to a "
+                        "right Kemps.", width=118))
     failures = results.failures
     print(f"{len(results['matches'])} matches" + (f", {failures} failed" if failures else "")
           + f"; table written to {target}")

@@ -15,14 +15,23 @@ _POSITIVE = ("max_round_seconds", "decide_timeout")
 class EngineConfig:
     """How the engine runs a match; every field is validated and has a documented default.
 
-    Table timings are estimates (no source measures them): a sweep and a deal of four face-up cards by hand.
+    The table timings are the dealer's handwork and the table's pause after "stalled"; how long players look before
+    saying it is their own (``PlayerProfile.patience``).
     """
 
     max_round_seconds: float = 600.0  # liveness: a round still running after this simulated time ends as timeout
     max_rounds: int = 200  # liveness: a match still running after this many rounds ends unfinished
-    objection_window: float = 1.5  # seconds after "stalled" during which anyone may object (004: "if nobody objects")
-    sweep_time: float = 0.8  # seconds the dealer's hands need to gather the middle (estimate)
-    deal_time: float = 1.6  # seconds to deal four fresh middle cards face up (estimate, ~0.4 s a card)
+    # Seconds after "stalled" during which anyone may object (004: "if nobody objects"). Estimate: an objector must
+    # react (≈0.35 s), read the middle (≈0.4 s a card) and speak (≈0.35 s), so the table waits about two seconds.
+    objection_window: float = 2.0
+    # Seconds the dealer's hands need to gather the four middle cards onto the discard pile. Estimate from the
+    # keystroke-level model (Card, Moran & Newell 1980: 0.4 s to move a hand between places): reach, gather and
+    # square the cards, put them down, come back, ≈2 s.
+    sweep_time: float = 2.0
+    # Seconds to deal four fresh middle cards face up, one at a time. Time-study benchmark of a normal pace: 52
+    # cards dealt into four piles in 0.5 min, 0.58 s a card (Niebel & Freivalds, Methods, Standards, and Work
+    # Design); turning each card face up in a row takes a little longer: an estimate of 0.7 s a card.
+    deal_time: float = 2.8
     strict: bool = False  # check the conservation invariant after every change of the table (tests use it)
     fidgets: bool = True  # simulate natural fidgets (turn off only to isolate a mechanism in a study)
     # Wall-clock seconds one decide() may take before the agent is deemed never to decide (None: no limit). A

@@ -221,7 +221,8 @@ def _choose_signals(rules: Rules, kits: Sequence[SeatKit], previous: tuple[str, 
     for pair in range(pairs):
         kit = kits[pair]
         current = previous[pair] if previous else ""
-        view = Observation(pair, public, [], [0] * rules.players, [], set(), current, kit.memory, [])
+        view = Observation(pair, public, [], [0] * rules.players, [], set(), current, kit.memory, [],
+                           profile=kit.profile, perceiver=kit.perceiver, repertoire=kit.repertoire)
         try:
             signal = kit.agent.choose_signal(view)
         except Exception as exc:

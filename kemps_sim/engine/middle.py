@@ -1,7 +1,8 @@
 """Fresh middles: when the dealer sweeps the four middle cards and deals four new ones, under each
 ``fresh_middle`` knob, and what an empty pack does (``pack_exhausted``).
 
-- ``nobody_wants``: swept once every player has waited on the same middle.
+- ``nobody_wants``: swept once every player has waited on the same middle and the dealer, after looking for its
+  patience, still sees nobody reaching.
 - ``stall_call``: a player says "stalled"; unless someone objects within the window, the dealer sweeps. Play
   goes on during the window and during the sweep.
 - ``all_agree``: swept once every player has said "stalled" on the same middle.
@@ -42,15 +43,30 @@ class FreshMiddle:
         self.stall_token = 0
         self.stall_said_at = 0.0
         self.votes = [-1] * sim.rules.players
+        self.settling = -1  # the middle version the dealer is looking at before sweeping (nobody_wants)
 
     # Triggers -------------------------------------------------------------------------------------------------
     def player_passed(self) -> None:
-        """Under ``nobody_wants``: sweep once every seat has waited on the current middle."""
+        """Under ``nobody_wants``: once every seat waits on the current middle, the dealer looks for its patience
+        (its profile's ``patience``) and sweeps if the middle is still the same and still nobody wants it."""
         sim = self.sim
         if self.rules.fresh_middle != "nobody_wants" or self.sweep_due:
             return
         version = sim.public.middle_version
-        if all(p == version for p in sim.passed) and not any(sim.table.owed):
+        if self.settling != version and self._nobody_wants(version):
+            self.settling = version
+            timer = sim.env.timeout(sim.kits[sim.dealer].patience())
+            timer.callbacks.append(lambda _: self._settled(version))
+
+    def _nobody_wants(self, version: int) -> bool:
+        sim = self.sim
+        return all(p == version for p in sim.passed) and not any(sim.table.owed)
+
+    def _settled(self, version: int) -> None:
+        sim = self.sim
+        self.settling = -1
+        if not sim.over and not self.sweep_due and sim.public.middle_version == version and \
+                self._nobody_wants(version):
             self._due("nobody_wants")
 
     def stall_said(self, seat: int) -> None:

@@ -101,7 +101,8 @@ class RoundSim:
         self.barred: set[int] = set()
         self.observations = [
             Observation(s, self.public, self.table.hands[s], self.table.owed, self.percepts[s], self.barred,
-                        self.signals[s % (n // 2)], kits[s].memory, self.private[s]) for s in range(n)]
+                        self.signals[s % (n // 2)], kits[s].memory, self.private[s], profile=kits[s].profile,
+                        perceiver=kits[s].perceiver, repertoire=repertoire) for s in range(n)]
         self.waiting: list[Alarm | None] = [None] * n
         self.reaching = [False] * n
         self.passed = [-1] * n
@@ -160,7 +161,7 @@ class RoundSim:
     def _open_play(self) -> None:
         self.public.playing = True
         self.record_public(PlayStarted(self.env.now, self.dealer, tuple(self.table.middle)))
-        self.wake_all()
+        self.wake_all(read=len(self.table.middle))
 
     # Bookkeeping ----------------------------------------------------------------------------------------------
     def record_public(self, event: TraceEvent) -> None:
@@ -181,14 +182,17 @@ class RoundSim:
         if alarm is not None and not alarm.rung:
             alarm.ring(self.kits[seat].reaction_next())
 
-    def wake_all(self) -> None:
+    def wake_all(self, read: int = 0) -> None:
+        """Wake every sleeper; each first takes in ``read`` middle cards (a fresh middle at the start of play)."""
         for seat, alarm in enumerate(self.waiting):
             if alarm is not None and not alarm.rung:
-                alarm.ring(self.kits[seat].reaction_next())
+                kit = self.kits[seat]
+                alarm.ring(kit.reaction_next() + kit.read(read) if read else kit.reaction_next())
 
     def middle_changed(self, arrived: Sequence[int], wake: bool = True) -> None:
         """The middle changed (``arrived`` are the cards that came into it): bump its version, check conservation
-        when strict, and wake every sleeper the change concerns.
+        when strict, and wake every sleeper the change concerns, after its reaction time and the time it takes to
+        read the arrived cards (``PlayerProfile.card_read``).
 
         A sleeper whose agent says the arrived cards do not concern it (``wakes_on_middle``) goes on waiting,
         and goes on passing on the middle. A sweep wakes nobody and keeps every sleeper passing.
@@ -208,7 +212,7 @@ class RoundSim:
             if alarm is None or alarm.rung:
                 continue
             if wake and self.hook(seat, "wakes_on_middle", kits[seat].wakes_on_middle, observations[seat], arrived):
-                alarm.ring(kits[seat].reaction_next())
+                alarm.ring(kits[seat].reaction_next() + kits[seat].read(len(arrived)))
             elif passed[seat] == version - 1:
                 passed[seat] = version
                 still_passing = True

@@ -15,6 +15,11 @@ from kemps_sim.perception import Perceiver, Percept
 from kemps_sim.profiles import DISTRIBUTION_FIELDS, PlayerProfile
 from kemps_sim.timing import BlockSampler
 
+#: The key of each of a seat's random streams under the seat's seed: fixed, so that a stream added later (or a
+#: quantity a study changes) never moves another's numbers.
+STREAM_KEYS: dict[str, int] = {"reaction": 0, "reach": 1, "speech": 2, "perception_latency": 3, "gesture_time": 4,
+                               "perception": 5, "fidgets": 6, "card_read": 7, "patience": 8}
+
 
 @dataclass
 class SeatKit:
@@ -43,6 +48,8 @@ class SeatKit:
         self.speech = self.samplers["speech"].next
         self.latency = self.samplers["perception_latency"].next
         self.gesture_time = self.samplers["gesture_time"].next
+        self.card_read = self.samplers["card_read"].next
+        self.patience = self.samplers["patience"].next
         self.wakes_on: Callable[[Percept, Observation], bool] = getattr(self.agent, "wakes_on", _always)
         self.wakes_on_middle: Callable[[Observation, Sequence[int]], bool] = getattr(
             self.agent, "wakes_on_middle", _always)
@@ -53,11 +60,21 @@ class SeatKit:
     def build(cls, seat: int, agent: Agent, agent_name: str, profile: PlayerProfile, players: int,
               repertoire: Repertoire, silent: bool, seed: np.random.SeedSequence) -> SeatKit:
         """Spawn the seat's independent streams from its seed, one per quantity."""
-        *timing, perception, fidget = (np.random.default_rng(s) for s in seed.spawn(len(DISTRIBUTION_FIELDS) + 2))
-        samplers = {name: profile.sampler(name, rng) for name, rng in zip(DISTRIBUTION_FIELDS, timing, strict=True)}
+        def stream(name: str) -> np.random.Generator:
+            return np.random.default_rng(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key,
+                                                                                          STREAM_KEYS[name])))
+
+        samplers = {name: profile.sampler(name, stream(name)) for name in DISTRIBUTION_FIELDS}
         return cls(seat=seat, agent=agent, agent_name=agent_name, profile=profile, samplers=samplers,
-                   perceiver=profile.perceiver(perception, n_opponents=players - 2), repertoire=repertoire,
-                   silent=silent, fidget_rng=fidget)
+                   perceiver=profile.perceiver(stream("perception"), n_opponents=players - 2), repertoire=repertoire,
+                   silent=silent, fidget_rng=stream("fidgets"))
+
+    def read(self, cards: int) -> float:
+        """Seconds to take in ``cards`` cards that just landed in the middle, one after another."""
+        total = 0.0
+        for _ in range(cards):
+            total += self.card_read()
+        return total
 
     def watches(self, obs: Observation) -> frozenset[str] | None:
         """The gesture names the agent watches this round (None: all)."""

@@ -28,6 +28,10 @@ _HEADERS = {"rounds_per_match": "rounds", "kemps_precision": "kemps_right", "sto
             "four_to_call_median": "four_to_call_s", "letters_pair0": "letters_p0", "points_pair0": "points_p0"}
 #: Score columns left out of the printed table when they are zero throughout (points under letters scoring).
 _OPTIONAL = ("letters_pair0", "points_pair0")
+#: How many calls of each outcome: right and wrong Kemps (Double Kemps included), right and wrong Stop Kemps.
+_CALL_COUNTS = ("kemps_right_calls", "kemps_wrong_calls", "stop_right_calls", "stop_wrong_calls")
+#: The printed table shows the four counts as one column, ``right/wrong Kemps / right/wrong Stop Kemps``.
+CALLS_HEADER = "calls K+/K-/S+/S-"
 
 
 def summary_table(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell",),
@@ -38,8 +42,9 @@ def summary_table(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell
     matches in the pairs table; ``failures`` (only with a matches table) counts matches that ended in
     ``agent_error`` or ``crashed``. ``rounds_per_match`` is the mean number of rounds, ``pair{p}_win_rate`` with
     ``pair{p}_win_low``/``pair{p}_win_high`` each pair's win rate and Wilson interval (co-wins count as wins), then
-    four call-accuracy shares, the median seconds from four of a kind to a right Kemps call, and pair 0's mean
-    letters and points per match. The ``pairs`` table is required; ``calls``, ``fours`` and ``matches`` are optional
+    four call-accuracy shares, the counts of right and wrong Kemps (Double Kemps included) and of right and wrong Stop
+    Kemps, the median seconds from four of a kind to a right Kemps call, and pair 0's mean letters and points per
+    match. The ``pairs`` table is required; ``calls``, ``fours`` and ``matches`` are optional
     and their columns are NaN (or absent, for ``failures``) without them.
     """
     by, confidence = as_by(by), check_confidence(confidence)
@@ -62,6 +67,7 @@ def summary_table(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell
     timings = _lookup(call_timings(given_calls, by, confidence=confidence), by, "measure")
     standings = _lookup(scores(tables["pairs"], by, confidence)[lambda s: s["pair"] == 0], by, "measure")
     pair_ids = sorted(int(p) for p in pairs["pair"].unique())
+    counted = _call_counts(calls, by)
 
     rows = []
     for key in group_keys(by, pairs, calls, fours, *([matches] if matches is not None else [])):
@@ -81,14 +87,30 @@ def summary_table(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell
             row[f"pair{p}_win_high"] = estimate.get("ci_high", math.nan)
         for metric in _ACCURACY:
             row[metric] = accuracy.get((key, metric), {}).get("value", math.nan)
+        row.update(counted.get(key, dict.fromkeys(_CALL_COUNTS, 0)))
         row["four_to_call_median"] = timings.get((key, "four_to_call"), {}).get("median", math.nan)
         row["letters_pair0"] = standings.get((key, "letters"), {}).get("value", math.nan)
         row["points_pair0"] = standings.get((key, "points"), {}).get("value", math.nan)
         rows.append(row)
     columns = [*by, "matches", *(["failures"] if matches is not None else []), "rounds_per_match",
                *(f"pair{p}_win_{part}" for p in pair_ids for part in ("rate", "low", "high")),
-               *_ACCURACY, "four_to_call_median", "letters_pair0", "points_pair0"]
+               *_ACCURACY, *_CALL_COUNTS, "four_to_call_median", "letters_pair0", "points_pair0"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _call_counts(calls: pd.DataFrame, by: tuple[str, ...]) -> dict[Key, dict[str, int]]:
+    """Per group, the number of calls of each outcome (see :data:`_CALL_COUNTS`)."""
+    if calls.empty or "call" not in calls.columns or "right" not in calls.columns:
+        return {}
+    kemps = calls["call"].isin(("kemps", "double_kemps"))
+    stop = calls["call"] == "stop_kemps"
+    right = calls["right"].astype(bool)
+    flags = pd.DataFrame({"kemps_right_calls": kemps & right, "kemps_wrong_calls": kemps & ~right,
+                          "stop_right_calls": stop & right, "stop_wrong_calls": stop & ~right}, index=calls.index)
+    out = {}
+    for key, rows in split(pd.concat([calls[list(by)], flags], axis=1), by).items():
+        out[key] = {name: int(rows[name].sum()) for name in _CALL_COUNTS}
+    return out
 
 
 def _lookup(long: pd.DataFrame, by: tuple[str, ...], column: str) -> dict[tuple[Key, Any], dict[str, Any]]:
@@ -110,6 +132,13 @@ def format_summary(summary: pd.DataFrame) -> str:
     for column in summary.columns:
         name = str(column)
         if name in skip:
+            continue
+        if name in _CALL_COUNTS:
+            if name == _CALL_COUNTS[0] and all(c in summary.columns for c in _CALL_COUNTS):
+                shown[CALLS_HEADER] = ["/".join(str(int(summary[c].iloc[i])) for c in _CALL_COUNTS)
+                                       for i in range(len(summary))]
+            elif not all(c in summary.columns for c in _CALL_COUNTS):
+                shown[name] = _format_column(summary[column], share=False)
             continue
         match = _WIN.match(name)
         stem = match.group(1) if match else ""

@@ -75,7 +75,10 @@ def run_chunk(chunk: Chunk) -> dict[str, pd.DataFrame]:
                 "events": 0, "duration": 0.0, "winners": ""}])}
         for name, table in tables.items():
             collected[name].append(_lead(table, lead))
-    return {name: pd.concat(frames, ignore_index=True) for name, frames in collected.items() if frames}
+    # A match without rows in a table (no four of a kind, say) adds no rows, and its empty frame would turn the
+    # stacked columns into ``object``; it is left out unless the whole chunk has no rows there.
+    return {name: pd.concat([f for f in frames if len(f)] or frames[:1], ignore_index=True)
+            for name, frames in collected.items() if frames}
 
 
 def _match_tables(plan: CellPlan, seed: int, events: bool) -> dict[str, pd.DataFrame]:

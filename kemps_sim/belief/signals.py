@@ -1,50 +1,25 @@
-"""Reading the other pairs: which gesture each pair signals with, learned from the calls the table hears, and how
-strongly a gesture percept points to four of a kind.
+"""Which gesture each pair signals with, learned from the calls the table hears.
 
-**Learning the signal.** Every call is public and carries its cue (the gesture the caller last noticed from the
-player the call is about), and a call that ends the round shows hands. So (004: "once the other pair has seen a
-signal called, they know it"):
+Every call is public and carries its cue (the gesture the caller last noticed from the player the call is about),
+and a call that ends the round shows hands. So (004: "once the other pair has seen a signal called, they know
+it"):
 
 - a Kemps or Double Kemps by a player of pair p, right or wrong, shows p's signal: the caller answered it (a wrong
-  Kemps answered a fidget *of the signal*);
+  Kemps answered a fidget or a fake *of the signal*);
 - a right Stop Kemps against pair p shows p's signal, strongly if the revealed hands show that the accused itself
   held four of a kind, weakly if only its partner did (under ``accused_pair``);
 - a wrong Stop Kemps says its cue was probably not p's signal.
 
-Beliefs are pseudo-counts over the allowed gestures (1 each to start), so a pair's signal share is
-count / total. Pairs may change signals between rounds, so older evidence fades: each new cue first multiplies
-the pair's counts by ``forget``.
-
-**A percept as evidence.** Suppose a player holding four of a kind signals about every ``SIGNAL_PERIOD`` seconds,
-while every player makes gesture g by accident at its natural rate f_g. A percept of g with log-likelihood ratio
-ℓ (deliberate against fidget, from the engine) then has likelihood ratio, holder against non-holder,
-
-    1 + share(g) · (1 / SIGNAL_PERIOD) / f_g · e^ℓ,
-
-large for a rare gesture that is probably the pair's signal, near 1 for a blink (20 a minute). The natural rates are
-the literature's (the default repertoire), which a player knows as well as anyone: it is not the table's state.
+Beliefs are pseudo-counts over the allowed gestures (1 each to start: no gesture is favoured before anything is
+seen), so a pair's signal share is count / total. Pairs may change signals between rounds, so older evidence
+fades: each new cue first multiplies the pair's counts by ``forget``. The seat's own pair's signal is known, not
+learned.
 """
 
 from __future__ import annotations
 
-import math
-
-from agents.tracking import TableReader
+from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import is_four_of_a_kind
-from kemps_sim.gestures import DEFAULT_REPERTOIRE
-
-#: Seconds between a holder's signals (the built-ins' ``resignal`` default).
-SIGNAL_PERIOD = 3.0
-#: Natural rate assumed for a gesture the default repertoire does not know (per second): a few an hour.
-UNKNOWN_RATE = 3.0 / 3600.0
-
-
-def natural_rate(gesture: str) -> float:
-    """A player's natural rate of ``gesture`` per second, from the default repertoire's literature rates."""
-    if gesture in DEFAULT_REPERTOIRE:
-        rate = DEFAULT_REPERTOIRE[gesture].fidget_rate
-        return rate if rate > 0 else UNKNOWN_RATE
-    return UNKNOWN_RATE
 
 
 class SignalKnowledge:
@@ -57,13 +32,14 @@ class SignalKnowledge:
         self.forget = forget
         self.counts: list[dict[str, float]] = [{} for _ in range(pairs)]
         self.read = 0
-        self._ratio: dict[str, float] = {}
+        self.version = 0  # changes whenever a share may have changed
 
     def update(self, reader: TableReader, allowed: tuple[str, ...]) -> bool:
         """Take in the calls heard since the last update; True if anything was learned."""
-        for counts in self.counts:
-            if not counts:
+        if not self.counts[0]:
+            for counts in self.counts:
                 counts.update(dict.fromkeys(allowed, 1.0))
+            self.version += 1
         calls = reader.calls
         if len(calls) == self.read:
             return False
@@ -87,6 +63,7 @@ class SignalKnowledge:
             else:
                 self._learn(pair, cue, self.learn / 4)  # only the partner held it: the cue may be a fidget
         self.read = len(calls)
+        self.version += 1
         return True
 
     def _learn(self, pair: int, gesture: str, weight: float) -> None:
@@ -108,12 +85,11 @@ class SignalKnowledge:
         total = sum(counts.values())
         return counts.get(gesture, 0.0) / total if total > 0 else 0.0
 
-    def evidence(self, pair: int, gesture: str, llr: float) -> float:
-        """Log-likelihood ratio, holder against non-holder, of a percept of ``gesture`` with ``llr``."""
-        ratio = self._ratio.get(gesture)
-        if ratio is None:
-            ratio = self._ratio[gesture] = (1.0 / SIGNAL_PERIOD) / natural_rate(gesture)
-        return math.log1p(self.share(pair, gesture) * ratio * math.exp(min(llr, 30.0)))
+    def shares(self, pair: int) -> dict[str, float]:
+        """Every gesture's share for the pair, in name order."""
+        counts = self.counts[pair]
+        total = sum(counts.values())
+        return {g: counts[g] / total for g in sorted(counts)} if total > 0 else {}
 
     def known(self, pair: int) -> str:
         """The pair's most likely signal ("" before any gesture is known)."""

@@ -1,0 +1,188 @@
+"""Calls as decisions: call now when the expected score of calling beats that of waiting (the speed-accuracy
+trade-off of the game).
+
+With belief p that the call is right and stakes (gain G if right, loss L if wrong, M lost if the other side
+settles it first: :mod:`kemps_sim.belief.payoffs`), calling now is worth p·G − (1 − p)·L. Waiting buys evidence:
+the next look at the holder's signal settles the matter, unless the other side calls first, which happens with
+probability h (the hazard) in the time that look takes, so waiting is worth p·(1 − h)·G − p·h·M. Calling is better
+when
+
+    p ≥ p* = w·L / (w·L + h·(G + M)),
+
+with ``w`` the caller's weight on losses (its risk attitude: 1 neutral, above 1 cautious, below 1 eager). Without
+a hazard nobody should call before being sure; an opponent's Stop Kemps about to steal the four pulls the threshold
+down (004: "call Stop Kemps the instant you see the signal: a race to speak is one you can lose"). The hazard is
+h = 1 − exp(−λ·τ): λ the rate at which the other side settles it (measured on simulated play,
+:mod:`kemps_sim.belief.fitted`) and τ the expected seconds to the caller's next sight of the signal, from its own
+hit probability.
+
+:class:`Caller` applies this to every call a seat may make: Kemps or Double Kemps on its partner and Stop Kemps on
+each player it may accuse. A call answers something seen: 004 warns "do not call on a hunch: you need to have seen
+the signal", and Kemps is the partner noticing the signal, so a call needs a percept of its player since that
+player last touched the middle, unless the public log makes the four of a kind certain (``hunches=True`` lifts
+this, to study players who call on takes and time alone). A fixed ``threshold`` replaces p* for researchers who
+want one.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from kemps_sim.belief import fitted
+from kemps_sim.belief.model import Belief
+from kemps_sim.belief.payoffs import Stakes, kemps_stakes, stop_stakes
+from kemps_sim.belief.prior import CERTAIN
+from kemps_sim.belief.tracking import TableReader
+from kemps_sim.intents import CallDoubleKemps, CallKemps, CallStopKemps, Intent
+from kemps_sim.observation import Observation
+from kemps_sim.perception import OPPONENT, PARTNER
+from kemps_sim.rules import Rules
+from kemps_sim.scoring import allowed_stop_targets
+
+#: The longest wait for a next look that is taken into account (seconds): beyond it the hazard is 1 anyway.
+MAX_WAIT = 120.0
+
+
+def hazard(rate: float, wait: float) -> float:
+    """P(the other side settles it within ``wait`` seconds) at ``rate`` a second."""
+    return 1.0 - math.exp(-rate * min(wait, MAX_WAIT))
+
+
+def threshold(stakes: Stakes, hazard_: float, risk: float) -> float:
+    """p*: the belief above which calling now is worth more than waiting (1 if waiting never costs anything)."""
+    loss = risk * stakes.loss
+    pull = hazard_ * (stakes.gain + stakes.missed)
+    return loss / (loss + pull) if pull > 0 else 1.0
+
+
+def advantage(p: float, stakes: Stakes, hazard_: float, risk: float) -> float:
+    """Expected value of calling now less that of waiting (positive: call)."""
+    return p * hazard_ * (stakes.gain + stakes.missed) - (1.0 - p) * risk * stakes.loss
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The call chosen: its intent, the belief it rests on and the threshold it passed."""
+
+    intent: Intent
+    belief: float
+    threshold: float
+
+
+class Caller:
+    """Chooses a seat's calls from its :class:`Belief` (see the module doc).
+
+    ``risk`` weighs losses (cautious above 1, eager below); ``threshold`` (None: from the payoffs) fixes p*;
+    ``stop`` lets the seat call Stop Kemps at all; ``hunches`` lets it call without having seen anything.
+    """
+
+    def __init__(self, belief: Belief, risk: float = 1.0, threshold: float | None = None, stop: bool = True,
+                 hunches: bool = False) -> None:
+        self.belief = belief
+        self.risk = risk
+        self.fixed = threshold
+        self.stop = stop
+        self.hunches = hunches
+        self.rules: Rules | None = None
+        self.last: Choice | None = None
+
+    def _start(self, rules: Rules) -> None:
+        seat, belief = self.belief.seat, self.belief
+        self.rules = rules
+        self.kemps = kemps_stakes(rules, seat)
+        self.double = kemps_stakes(rules, seat, double=True) if rules.double_kemps else None
+        self.targets = allowed_stop_targets(rules, seat)
+        self.stops = {t: stop_stakes(rules, seat, t) for t in self.targets}
+        partner = belief.partner
+        self.stealing_pairs = len({o % rules.pairs for o in range(rules.players)
+                                   if o % rules.pairs != belief.pair and partner in allowed_stop_targets(rules, o)})
+        rates = fitted.RATES
+        self.steal_known, self.steal_unknown = rates["steal_known"], rates["steal_unknown"]
+        self.kemps_rate = rates["kemps_after_signal"]
+        # the lowest threshold any hazard could give: below it no belief is worth computing in full
+        self.floor_kemps = self._p_star(self.kemps, 1.0)
+        self.floor_stop = min((self._p_star(s, 1.0) for s in self.stops.values()), default=1.0)
+
+    def _p_star(self, stakes: Stakes, hazard_: float) -> float:
+        return self.fixed if self.fixed is not None else threshold(stakes, hazard_, self.risk)
+
+    # Deciding -------------------------------------------------------------------------------------------------
+    def decide(self, obs: Observation, holding_four: bool) -> Intent | None:
+        """The call worth making now, or None. The belief must be up to date (``Belief.refresh``)."""
+        if self.rules is None:
+            self._start(obs.rules)
+        best: tuple[float, Choice] | None = None
+        for value, choice in self._candidates(obs, holding_four):
+            if best is None or value > best[0]:
+                best = (value, choice)
+        self.last = best[1] if best is not None else None
+        return best[1].intent if best is not None else None
+
+    def _candidates(self, obs: Observation, holding_four: bool):
+        belief = self.belief
+        partner = belief.partner
+        if self._worth_a_look(obs, partner, self.floor_kemps):
+            p = belief.probability(obs, partner)
+            h = hazard(self.stealing_pairs * self._steal_rate(obs), self._wait(obs, partner, PARTNER))
+            options = [(self.kemps, CallKemps())]
+            if holding_four and self.double is not None:
+                options.append((self.double, CallDoubleKemps()))
+            for stakes, intent in options:
+                p_star = self._p_star(stakes, h)
+                if p >= p_star:
+                    yield advantage(p, stakes, h, self.risk), Choice(intent, p, p_star)
+        if not self.stop or obs.barred_from_stop or not self.targets:
+            return
+        pairs = belief.pairs
+        for pair in sorted({t % pairs for t in self.targets}):
+            members = [s for s in (pair, pair + pairs) if s in self.stops]
+            open_ = [s for s in members if self._worth_a_look(obs, s, self.floor_stop)]
+            if not open_:
+                continue
+            # under accused_pair either may be named (both show); otherwise only one the call can answer for
+            named = members if obs.rules.stop_kemps_reveals == "accused_pair" else open_
+            accused = max(named, key=lambda s: (belief.probability(obs, s), -s))
+            p = belief.stop_right(obs, accused)
+            stakes = self.stops[accused]
+            h = hazard(self.kemps_rate, self._wait(obs, accused, OPPONENT))
+            p_star = self._p_star(stakes, h)
+            if p >= p_star:
+                yield advantage(p, stakes, h, self.risk), Choice(CallStopKemps(accused), p, p_star)
+
+    def _worth_a_look(self, obs: Observation, seat: int, floor: float) -> bool:
+        """Whether a call about ``seat`` is open now: something was seen of it since its last touch of the middle,
+        or the public log makes its four certain, or (with ``hunches``) the prior alone, at most the belief without
+        news (Λ <= 1), could pass ``floor``."""
+        belief = self.belief
+        if belief.has_news(seat):
+            return True
+        lp = belief.log_prior(obs, seat)
+        if lp >= CERTAIN:
+            return True
+        return self.hunches and lp > -30.0 and 1.0 / (1.0 + math.exp(-lp)) >= floor
+
+    def _wait(self, obs: Observation, seat: int, relation: str) -> float:
+        """Expected seconds until this seat next notices ``seat``'s signal, if ``seat`` is signalling."""
+        belief = self.belief
+        assert belief.odds is not None
+        hits = belief.odds.hits(obs.attention, relation)
+        rate = belief.signal_rate * sum(share * hits.get(g, 0.0) for g, share in belief.shares(seat).items())
+        return 1.0 / rate if rate > 0 else MAX_WAIT
+
+    def _steal_rate(self, obs: Observation) -> float:
+        """How fast one opposing pair steals a signalled four: faster once they have seen our signal called."""
+        return self.steal_known if signal_seen(obs, self.belief.reader) else self.steal_unknown
+
+
+def signal_seen(obs: Observation, reader: TableReader) -> bool:
+    """Whether the pair's current signal was the cue of a call about the pair in an earlier round (public: 004,
+    "once the other pair has seen a signal called, they know it")."""
+    pairs = obs.rules.pairs
+    for heard in reader.calls:
+        call = heard.call
+        if heard.round < obs.round_index and call.cue == obs.signal:
+            about = call.seat if call.accused < 0 else call.accused
+            if about % pairs == obs.pair:
+                return True
+    return False

@@ -1,0 +1,224 @@
+"""One seat's belief that each other player holds four of a kind now: the prior from play, the likelihood of what
+the seat perceived, and the honesty of the player's pair, combined by Bayes' rule.
+
+For a player j of pair q, three states are possible: j holds four of a kind (H), j does not but its pair fakes
+(F: deliberate-looking gestures without a four), or neither (N). The prior gives P(H) = π from play
+(:mod:`kemps_sim.belief.prior`); the honesty belief gives the odds r_q that a deliberate-looking gesture of q is a
+fake, so P(F) = min(π·r_q, 1 − π) (fakes come when a player is close, as a real signal would). Gestures are
+equally likely under H and F, so what the seat perceived of j since j last touched the middle, Λ
+(:mod:`kemps_sim.belief.percepts`), multiplies both:
+
+    P(H | seen) = π·Λ / (π·Λ + P(F)·Λ + P(N)).
+
+A single unmistakable signal therefore lifts the belief to at most 1/(1 + r_q): a pair caught faking four times
+is believed less (004: fakes work "once, perhaps twice"). What tells a fake from a four is the prior: a faker is
+still swapping (stillness) and the public log may show it cannot hold four.
+
+Everything here is read from the seat's observation and the public log, as far as the seat could take it in: a
+swap by another player is noticed, with its cards, only with the probability that the seat's eyes were on the
+middle or on that player (its attention: a card's rank needs a look, and nobody follows every hand), and a missed
+swap leaves the player's hand unknown again. The belief carries across rounds what a player would remember (each
+pair's signal, each pair's honesty) and starts every round's evidence afresh.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from kemps_sim.belief import fitted
+from kemps_sim.belief.honesty import Honesty
+from kemps_sim.belief.percepts import GestureOdds, likelihood_ratio
+from kemps_sim.belief.prior import CERTAIN, IMPOSSIBLE, HoldPrior
+from kemps_sim.belief.signals import SignalKnowledge
+from kemps_sim.belief.tracking import TableReader
+from kemps_sim.observation import Observation
+from kemps_sim.perception import OPPONENT, PARTNER, Attention, Percept
+from kemps_sim.trace import Swapped
+
+#: Λ is capped here (a hundred orders of magnitude is certainty) so that sums of products stay finite.
+MAX_RATIO = 1e100
+
+
+class Belief:
+    """P(player holds four of a kind now) for every other player, as one seat sees the table.
+
+    ``rng`` draws which swaps the seat noticed (give the belief its own stream); ``ignore`` sets percepts aside (a
+    pair's fake protocol); ``trust_partner`` says the partner's fakes are known, so its signals are all real.
+    """
+
+    def __init__(self, seat: int, players: int, rng: np.random.Generator, *,
+                 ignore: Callable[[Percept], bool] | None = None, trust_partner: bool = False,
+                 prior_fakes: float = 0.1, prior_real: float = 0.9, learn: float = 20.0,
+                 forget: float = 0.25) -> None:
+        self.seat, self.players, self.pairs = seat, players, players // 2
+        self.pair = seat % self.pairs
+        self.partner = (seat + self.pairs) % players
+        self.rng = rng
+        self.ignore = ignore
+        self.trust_partner = trust_partner
+        self.honesty_params = (prior_fakes, prior_real)
+        self.reader = TableReader(players, seat, notice=self._noticed)
+        self.knowledge = SignalKnowledge(self.pairs, self.pair, learn, forget)
+        self.honesty: Honesty | None = None
+        self.prior: HoldPrior | None = None
+        self.odds: GestureOdds | None = None
+        self.signal_rate = fitted.RATES["signal"]
+        self.lag = fitted.RATES["signal_lag"]
+        self.watched: frozenset[str] | None = None
+        self._obs: Observation | None = None
+        self._attention: Attention | None = None
+        self._shares: dict[int, tuple[int, dict[str, float]]] = {}
+
+    # Keeping up with the table ------------------------------------------------------------------------------
+    def refresh(self, obs: Observation) -> None:
+        """Bring the belief up to date with ``obs``: the public log, the seat's percepts, the calls heard."""
+        if self.prior is None:
+            self._start(obs)
+        self._attention = obs.attention
+        reader = self.reader
+        reader.refresh(obs)
+        if obs is not self._obs:
+            self._new_round(obs)
+        self.knowledge.update(reader, obs.signals_allowed)
+        assert self.honesty is not None
+        if len(reader.calls) != self.honesty.read:
+            self.honesty.update(reader, self.seat, self._deliberate)
+        if len(reader.calls) != self._calls_seen:
+            self._floors_after_calls(reader)
+        percepts = self._percepts
+        if len(percepts) != self._read:
+            ignore, seen, pending = self.ignore, self.seen, self.pending
+            for p in percepts[self._read:]:
+                if p.gesturer in seen and (ignore is None or not ignore(p)):
+                    seen[p.gesturer].append((p.time, p.gesture, p.llr))
+                    if p.gesturer % self.pairs != self.pair and p.time >= reader.still_since(p.gesturer):
+                        weight = self._deliberate(p)
+                        if weight > pending.get(p.gesturer, (0.0, 0.0))[1]:
+                            pending[p.gesturer] = (p.time, weight)
+            self._read = len(percepts)
+        if self.pending:
+            self._swapped_after_signal(reader)
+
+    def _swapped_after_signal(self, reader: TableReader) -> None:
+        """A deliberate-looking gesture followed by a swap of the same player, with no call between: a player who
+        has made four of a kind stops swapping (004), so it was more likely a fake."""
+        assert self.honesty is not None
+        for seat, (made_at, weight) in list(self.pending.items()):
+            if reader.still_since(seat) > made_at:
+                self.honesty.swapped_after(seat % self.pairs, weight)
+                del self.pending[seat]
+
+    def _noticed(self, event: Swapped) -> bool:
+        """Whether the seat took in another player's swap: its eyes were on the middle or on that player."""
+        attention = self._attention
+        if attention is None:
+            return True
+        relation = PARTNER if event.seat == self.partner else OPPONENT
+        looked = attention.middle + attention.fixation_probability(relation, max(self.players - 2, 1))
+        return looked >= 1.0 or float(self.rng.random()) < looked
+
+    def _start(self, obs: Observation) -> None:
+        rules = obs.rules
+        self.prior = HoldPrior(rules)
+        self.odds = GestureOdds(obs.repertoire, obs.profile.observer, self.players - 2, self.signal_rate,
+                                obs.profile.fidget_scale)
+        fakes, real = self.honesty_params
+        self.honesty = Honesty(self.pairs, self.pair, rules.stop_kemps_reveals == "accused_pair", fakes, real)
+
+    def _new_round(self, obs: Observation) -> None:
+        self._obs, self._percepts, self._read = obs, obs.percepts, 0
+        self.seen: dict[int, list[tuple[float, str, float]]] = {s: [] for s in range(self.players) if s != self.seat}
+        self.floor = dict.fromkeys(self.seen, float("-inf"))  # evidence before this is settled (a wrong call)
+        self.pending: dict[int, tuple[float, float]] = {}  # the most deliberate-looking gesture of a player since
+        # its last swap: (made at, probability it was deliberate), other pairs only
+        self._calls_seen = len(self.reader.calls)
+        assert self.honesty is not None
+        self.honesty.remember(obs.round_index, obs.percepts)
+
+    def _floors_after_calls(self, reader: TableReader) -> None:
+        """A wrong call while play goes on settles that its player did not hold four: older evidence is spent."""
+        for heard in reader.calls[self._calls_seen:]:
+            call = heard.call
+            about = (call.seat + self.pairs) % self.players if call.accused < 0 else call.accused
+            for seat in (about, (about + self.pairs) % self.players):
+                self.pending.pop(seat, None)  # the call settles it (Honesty reads what the call showed)
+                if heard.round == reader.round and not call.right and seat in self.floor:
+                    self.floor[seat] = max(self.floor[seat], call.time)
+        self._calls_seen = len(reader.calls)
+
+    def _deliberate(self, percept: Percept) -> float:
+        assert self.odds is not None
+        share = self.shares(percept.gesturer).get(percept.gesture, 0.0)
+        return self.odds.deliberate(percept.gesture, percept.llr, share)
+
+    # Questions ------------------------------------------------------------------------------------------------
+    def shares(self, seat: int) -> dict[str, float]:
+        """The believed probability of each gesture being the signal of ``seat``'s pair."""
+        pair = seat % self.pairs
+        if pair == self.pair:
+            assert self._obs is not None
+            return {self._obs.signal: 1.0}
+        version = self.knowledge.version
+        cached = self._shares.get(pair)
+        if cached is None or cached[0] != version:
+            cached = self._shares[pair] = (version, self.knowledge.shares(pair))
+        return cached[1]
+
+    def log_prior(self, obs: Observation, seat: int) -> float:
+        """The prior's log-odds for ``seat`` (percepts aside)."""
+        assert self.prior is not None
+        reader = self.reader
+        if self.floor[seat] >= reader.still_since(seat):
+            return IMPOSSIBLE  # shown not to hold four of a kind, and it has not touched the middle since
+        return self.prior.log_odds(reader, seat, obs.now, obs.hand, obs.middle)
+
+    def probability(self, obs: Observation, seat: int) -> float:
+        """P(``seat`` holds four of a kind now | everything this seat has seen)."""
+        lp = self.log_prior(obs, seat)
+        if lp <= IMPOSSIBLE:
+            return 0.0
+        if lp >= CERTAIN:
+            return 1.0
+        prior = 1.0 / (1.0 + math.exp(-lp))
+        ratio = self.ratio(obs, seat)
+        assert self.honesty is not None
+        pair = seat % self.pairs
+        trusted = pair == self.pair and self.trust_partner
+        fake = 0.0 if trusted else min(prior * self.honesty.fake_odds(pair), 1.0 - prior)
+        held = prior * ratio
+        return held / (held + fake * ratio + (1.0 - prior - fake))
+
+    def ratio(self, obs: Observation, seat: int) -> float:
+        """Λ: the likelihood ratio of what this seat perceived of ``seat`` since it last touched the middle."""
+        assert self.odds is not None
+        since = max(self.reader.still_since(seat), self.floor[seat])
+        percepts = [(g, llr) for t, g, llr in self.seen[seat] if t >= since]
+        relation = PARTNER if seat == self.partner else OPPONENT
+        hits = self.odds.hits(obs.attention, relation)
+        watched = self.watched
+        if watched is not None:
+            hits = {g: h for g, h in hits.items() if g in watched}
+        return min(likelihood_ratio(self.odds, self.shares(seat), hits, percepts, obs.now - since - self.lag),
+                   MAX_RATIO)
+
+    def has_news(self, seat: int) -> bool:
+        """Whether anything was perceived of ``seat`` since it last touched the middle (else Λ <= 1)."""
+        seen = self.seen[seat]
+        return bool(seen) and seen[-1][0] >= max(self.reader.still_since(seat), self.floor[seat])
+
+    def stop_right(self, obs: Observation, accused: int) -> float:
+        """P(a Stop Kemps naming ``accused`` is right now), per ``stop_kemps_reveals`` (the accused alone or either
+        of its pair) and, with Double Kemps, not against a pair that holds a Double (ineffective)."""
+        mate = (accused + self.pairs) % self.players
+        a = self.probability(obs, accused)
+        by_pair = obs.rules.stop_kemps_reveals == "accused_pair"
+        if not by_pair and not obs.rules.double_kemps:
+            return a
+        b = self.probability(obs, mate)
+        if by_pair:
+            return a + b - 2.0 * a * b if obs.rules.double_kemps else a + b - a * b
+        return a * (1.0 - b)
+

@@ -1,0 +1,63 @@
+"""What a call is worth to the caller's pair under the rules in force: the gain if it is right, the loss if it is
+wrong, and what is lost if the other side's call settles the matter first.
+
+Values come from :func:`kemps_sim.scoring.score`, so they follow every scoring knob (letters, points, rounds won,
+Double Kemps, ``right_kemps_penalises``, ``wrong_kemps_points``) without restating a rule. A score change is worth
+to a pair what it does to the gap between that pair and the others: under letters (bad) a letter to the pair is −1
+and a letter to each other pair +1/(pairs − 1); under points and rounds won the signs are the other way round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from kemps_sim.rules import Rules
+from kemps_sim.scoring import Call, CallKind, Outcome, ScoreDelta, allowed_stop_targets, score
+
+#: A wrong call is never taken as free: without any cost (rounds won, play going on) a caller would call on nothing.
+MIN_LOSS = 0.05
+
+
+def pair_value(rules: Rules, delta: ScoreDelta, pair: int) -> float:
+    """What ``delta`` is worth to ``pair``: its own change against the mean change of the other pairs."""
+    column = {"letters": delta.letters, "points": delta.points, "rounds_won": delta.rounds_won}[rules.scoring]
+    others = [column[p] for p in range(rules.pairs) if p != pair]
+    gap = column[pair] - sum(others) / len(others)
+    return -gap if rules.scoring == "letters" else gap
+
+
+@dataclass(frozen=True)
+class Stakes:
+    """A call's stakes for the caller's pair: ``gain`` if right, ``loss`` if wrong (>= MIN_LOSS), ``missed`` if the
+    other side settles it first (positive when that hurts the pair)."""
+
+    gain: float
+    loss: float
+    missed: float
+
+
+def _value(rules: Rules, call: Call, outcome: Outcome, pair: int) -> float:
+    return pair_value(rules, score(rules, call, outcome), pair)
+
+
+def kemps_stakes(rules: Rules, seat: int, double: bool = False) -> Stakes:
+    """Kemps (or Double Kemps) by ``seat`` on its partner; missed: an opponent's right Stop Kemps on the partner."""
+    pair, partner = seat % rules.pairs, (seat + rules.pairs) % rules.players
+    kind, right, wrong = ((CallKind.DOUBLE_KEMPS, Outcome.DOUBLE_RIGHT, Outcome.DOUBLE_WRONG) if double
+                          else (CallKind.KEMPS, Outcome.KEMPS_RIGHT, Outcome.KEMPS_WRONG))
+    call = Call(kind, seat)
+    stealers = [o for o in range(rules.players) if o % rules.pairs != pair
+                and partner in allowed_stop_targets(rules, o)]
+    missed = (-sum(_value(rules, Call(CallKind.STOP_KEMPS, o, partner), Outcome.STOP_RIGHT, pair) for o in stealers)
+              / len(stealers)) if stealers else 0.0
+    return Stakes(_value(rules, call, right, pair), max(-_value(rules, call, wrong, pair), MIN_LOSS), missed)
+
+
+def stop_stakes(rules: Rules, seat: int, accused: int) -> Stakes:
+    """Stop Kemps by ``seat`` naming ``accused``; missed: the accused's partner calls a right Kemps first."""
+    pair = seat % rules.pairs
+    call = Call(CallKind.STOP_KEMPS, seat, accused)
+    mate = (accused + rules.pairs) % rules.players
+    missed = -_value(rules, Call(CallKind.KEMPS, mate), Outcome.KEMPS_RIGHT, pair)
+    return Stakes(_value(rules, call, Outcome.STOP_RIGHT, pair),
+                  max(-_value(rules, call, Outcome.STOP_WRONG, pair), MIN_LOSS), missed)

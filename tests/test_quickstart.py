@@ -1,0 +1,37 @@
+"""The README's main job shows the game: both pairs defend (call Stop Kemps) and learn (every built-in of the lineup
+reasons from the shared belief, which learns signals and honesty), and every cell of the quickstart sweep has all
+four call outcomes: right and wrong Kemps, right and wrong Stop Kemps."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+from kemps_sim.lineup import resolve_lineup
+from kemps_sim.sweep import load_results, run_sweep, spec_from_mapping
+
+QUICKSTART = Path(__file__).resolve().parent.parent / "experiments" / "quickstart.toml"
+
+
+def test_every_quickstart_cell_shows_all_four_call_outcomes_from_two_defending_learning_pairs(tmp_path):
+    data = tomllib.loads(QUICKSTART.read_text())
+    data["sweep"]["output"] = str(tmp_path / "quickstart")
+    spec = spec_from_mapping(data)
+    for _, factory in resolve_lineup(data["base"]["lineup"], 4):
+        agent = factory()
+        agent.start_match(0, 4, __import__("numpy").random.default_rng(0))
+        assert agent.stop and agent.calling is not None and agent.calling.belief is not None  # defends, learns
+    run_sweep(spec, workers=2, progress=False)
+    results = load_results(tmp_path / "quickstart")
+    calls = results.calls
+    cells = results.matches["cell"].unique()
+    assert len(cells) == 4
+    for cell in cells:
+        mine = calls[calls["cell"] == cell]
+        kemps, stop = mine["call"].isin(("kemps", "double_kemps")), mine["call"] == "stop_kemps"
+        outcomes = {"right Kemps": kemps & mine["right"], "wrong Kemps": kemps & ~mine["right"],
+                    "right Stop Kemps": stop & mine["right"], "wrong Stop Kemps": stop & ~mine["right"]}
+        missing = [name for name, rows in outcomes.items() if not rows.any()]
+        assert not missing, (cell, missing)
+        for pair in (0, 1):  # both pairs defend
+            assert (stop & mine["right"] & (mine["caller_pair"] == pair)).any(), (cell, pair)
