@@ -4,19 +4,20 @@ call threshold, against their closed forms."""
 
 from __future__ import annotations
 
+import importlib.util
 import math
 
 import numpy as np
 import pytest
 
 from kemps_sim import load_rules
-from kemps_sim.belief import Belief
+from kemps_sim.belief import Belief, fitted
 from kemps_sim.belief.decision import advantage, hazard, threshold
-from kemps_sim.belief.fitting import _design, fit_logistic
+from kemps_sim.belief.fitting import FitPlan, _design, fit_logistic, run
 from kemps_sim.belief.honesty import Honesty
 from kemps_sim.belief.payoffs import Stakes, kemps_stakes, pair_value, stop_stakes
 from kemps_sim.belief.percepts import GestureOdds, likelihood_ratio
-from kemps_sim.belief.prior import CERTAIN, IMPOSSIBLE, HoldPrior, known_cards
+from kemps_sim.belief.prior import CERTAIN, ELAPSED_BOUNDS, IMPOSSIBLE, STILL_BOUNDS, HoldPrior, known_cards
 from kemps_sim.belief.tracking import MIXED, HeardCall, TableReader
 from kemps_sim.cards import cards
 from kemps_sim.gestures import DEFAULT_REPERTOIRE
@@ -193,3 +194,30 @@ def test_reader_notes_the_revealed_hands_of_the_call_that_ends_a_round():
     reader = TableReader(4, 2)
     reader.refresh(view("KS KH 4D 5H", "2D 3D 6H 7H", log, seat=2))
     assert len(reader.calls) == 1 and reader.calls[0].revealed == {0: tuple(cards("2C 3C 4C 5C"))}
+
+
+def test_the_fit_script_writes_constants_the_belief_can_load(tmp_path):
+    plan = FitPlan(lineups=("collector",), presets=("standard",), players=(4,), matches=2, max_rounds=2)
+    before = fitted.PRIOR
+    path = tmp_path / "fitted.py"
+    _prior, rates, _provenance = run(plan, iterations=1, path=str(path))
+    assert fitted.PRIOR is before  # the constants in use are left alone
+    spec = importlib.util.spec_from_file_location("fitted_copy", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert rates == module.RATES and module.PROVENANCE["matches"] == 2 and module.PROVENANCE["seed"] == plan.seed
+    table = np.array(module.PRIOR["one_for_one"]["4"])
+    assert table.shape == (4, len(STILL_BOUNDS) + 1, len(ELAPSED_BOUNDS) + 1) and np.isfinite(table).all()
+    assert set(module.PRIOR) == set(fitted.PRIOR) and set(module.RATES) == set(fitted.RATES)
+    HoldPrior(RULES, module.PRIOR)  # the prior reads it
+
+
+def test_the_committed_constants_come_from_the_script_with_its_defaults():
+    plan, made = FitPlan(), fitted.PROVENANCE
+    assert made["script"] == "scripts/fit_belief.py" and made["iterations"] >= 2
+    assert (made["lineups"], made["presets"], made["players"]) == (list(plan.lineups), list(plan.presets),
+                                                                  list(plan.players))
+    assert (made["matches_per_table"], made["seed"], made["max_rounds"]) == (plan.matches, plan.seed,
+                                                                            plan.max_rounds)
+    for rule, tables in fitted.PRIOR.items():
+        assert set(tables) == {"4", "6", "8"}, rule

@@ -7,6 +7,8 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
+import numpy as np
+
 from kemps_sim.lineup import resolve_lineup
 from kemps_sim.sweep import load_results, run_sweep, spec_from_mapping
 
@@ -19,7 +21,7 @@ def test_every_quickstart_cell_shows_all_four_call_outcomes_from_two_defending_l
     spec = spec_from_mapping(data)
     for _, factory in resolve_lineup(data["base"]["lineup"], 4):
         agent = factory()
-        agent.start_match(0, 4, __import__("numpy").random.default_rng(0))
+        agent.start_match(0, 4, np.random.default_rng(0))
         assert agent.stop and agent.calling is not None and agent.calling.belief is not None  # defends, learns
     run_sweep(spec, workers=2, progress=False)
     results = load_results(tmp_path / "quickstart")

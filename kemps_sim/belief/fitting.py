@@ -446,12 +446,19 @@ RATES = {pprint.pformat(rates, width=112, sort_dicts=False)}
 
 def run(plan: FitPlan, iterations: int, path: str | None,
         progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, Any], dict[str, float], dict[str, Any]]:
-    """Play and fit ``iterations`` times, the agents using each pass's constants in the next; write the module."""
+    """Play and fit ``iterations`` times, the agents using each pass's constants in the next; write the module.
+
+    The constants in use are restored afterwards: writing the module changes what the next process loads, not
+    this one."""
     prior = rates = summary = None
-    for _ in range(iterations):
-        data = play(plan, progress)
-        prior, rates, summary = fit(data)
-        fitted.PRIOR, fitted.RATES = prior, rates  # the next pass's agents read these
+    before = fitted.PRIOR, fitted.RATES
+    try:
+        for _ in range(iterations):
+            data = play(plan, progress)
+            prior, rates, summary = fit(data)
+            fitted.PRIOR, fitted.RATES = prior, rates  # the next pass's agents read these
+    finally:
+        fitted.PRIOR, fitted.RATES = before
     assert prior is not None and rates is not None and summary is not None
     provenance = {"script": "scripts/fit_belief.py", "lineups": list(plan.lineups), "presets": list(plan.presets),
                   "players": list(plan.players), "matches_per_table": plan.matches, "seed": plan.seed,
