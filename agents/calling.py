@@ -75,8 +75,8 @@ class Calling:
         belief = self.belief
         if not self.stop or belief.odds is None or belief.pair == percept.gesturer % belief.pairs:
             return False
-        share = belief.shares(percept.gesturer).get(percept.gesture, 0.0)
-        return share * belief.odds.percept_ratio(percept.gesture, percept.llr) >= WAKE_RATIO - 1.0
+        share = belief.shares(percept.gesturer).get(percept.gesture, 0.0)  # the odds multiply by 1 + share·(ratio−1)
+        return share * (belief.odds.percept_ratio(percept.gesture, percept.llr) - 1.0) >= WAKE_RATIO - 1.0
 
     def watches(self, obs: Observation) -> frozenset[str]:
         """At the start of a round: the pair's own signal and every gesture worth watching in the others."""

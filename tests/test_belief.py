@@ -80,6 +80,14 @@ def test_a_rank_whose_missing_cards_are_all_seen_elsewhere_is_impossible():
     assert known_cards(reader, 3, seen.hand, seen.middle, 4) == -1
 
 
+def test_the_readers_own_kept_cards_are_counted_once():
+    log = [PlayStarted(0.0, 1, ()), took(1.0, 0, "2C", "9H"), took(1.5, 0, "3C", "9D"), took(2.0, 2, "4C", "9S")]
+    reader = TableReader(4, 0)
+    obs = view("9H 9D KS 5C", "2C 3C 4C 7H", log)  # I kept two nines; seat 2 kept one
+    reader.refresh(obs)
+    assert reader.unseen(7, 2, obs.hand, obs.middle, 4) == 4 - 2 - 1  # one nine unaccounted for
+
+
 def test_a_missed_swap_forgets_the_cards_known_in_that_hand():
     log = [PlayStarted(0.0, 1, ()), took(1.0, 1, "2C", "9H"), took(2.0, 1, "3C", "9D")]
     seen = TableReader(4, 0, notice=lambda e: e.time < 1.5)  # notices the first swap only
@@ -106,7 +114,7 @@ def test_percept_ratio_silence_and_the_mixture_over_possible_signals():
     assert likelihood_ratio(odds, {"ear": 1.0}, hits, [], 10.0) < 1.0  # silence alone is evidence against
 
 
-def test_belief_of_a_partner_rises_with_its_signal_and_falls_with_silence():
+def test_belief_of_a_partner_rises_with_its_signal_and_its_evidence_fades_with_silence():
     log: list = [PlayStarted(0.0, 1, ()), took(1.0, 2, "2C", "9H"), took(2.0, 2, "3C", "9D")]
     percepts: list = []
     belief = Belief(0, 4, np.random.default_rng(0))
@@ -117,9 +125,48 @@ def test_belief_of_a_partner_rises_with_its_signal_and_falls_with_silence():
     belief.refresh(obs)
     loud = belief.probability(obs, 2)
     assert quiet < 0.2 < 0.9 < loud
-    obs._public.now = 60.0  # nearly a minute still without another signal
+    # the likelihood ratio alone (the prior moves with time too): one percept, then silence
+    at_once = belief.ratio(obs, 2)
+    obs._public.now = 60.0
+    hits = belief.hits(obs, 2)["ear"]
+    assert belief.ratio(obs, 2) == pytest.approx(at_once * math.exp(-belief.signal_rate * hits * 57.0), rel=1e-9)
+
+
+def test_a_wrong_call_while_play_goes_on_settles_only_the_hands_it_showed():
+    rules = load_rules("kems")  # play goes on after a wrong call; both of an accused pair are checked
+    log: list = [PlayStarted(0.0, 1, ()), took(1.0, 1, "2C", "9H"), took(1.5, 3, "3C", "9D"),
+                 took(2.0, 2, "4C", "9S")]
+    public = PublicTable(rules=rules, dealer=1, round_index=0, signals_allowed=DEFAULT_REPERTOIRE.names,
+                         middle=cards("2C 3C 4C 7H"), standings_letters=(0, 0), standings_points=(0, 0),
+                         standings_rounds_won=(0, 0), log=log, last_swap=[float("-inf")] * 4, swaps_made=[0] * 4,
+                         playing=True, now=5.0)
+    obs = Observation(0, public, cards("KS KH 4D 5C"), [0] * 4, [], set(), "ear", {}, [])
+    belief = Belief(0, 4, np.random.default_rng(0))
     belief.refresh(obs)
-    assert belief.probability(obs, 2) < loud
+    log.append(CallHeard(4.0, 0, "kemps", -1, "kemps_wrong", False, 3.6, False, ""))  # my wrong Kemps on seat 2
+    belief.refresh(obs)
+    assert belief.floor[2] == 4.0 and belief.floor[1] == belief.floor[3] == float("-inf")
+    assert belief.probability(obs, 2) == 0.0  # shown without four, and it has not swapped since
+    log.append(CallHeard(4.5, 2, "stop_kemps", 1, "stop_wrong", False, 4.1, False, ""))  # pair 1: neither
+    belief.refresh(obs)
+    assert belief.floor[1] == belief.floor[3] == 4.5
+    log.append(took(6.0, 2, "9S", "7H"))  # seat 2 swaps (for sevens now): it may hold four again
+    obs._public.middle[:] = cards("2C 3C 4C 9S")
+    obs._public.now = 7.0
+    belief.refresh(obs)
+    assert belief.log_prior(obs, 2) > -60.0
+
+
+def test_stop_kemps_is_right_as_the_rules_judge_it():
+    belief = Belief(0, 4, np.random.default_rng(0))
+    for preset, expected in (("standard", 0.3), ("german", 0.3 + 0.6 - 0.18), ("kems", 0.3 + 0.6 - 2 * 0.18)):
+        rules = load_rules(preset)
+        odds = {1: 0.3, 3: 0.6}
+        belief.probability = lambda obs, seat, odds=odds: odds[seat]  # the two holders' beliefs, given
+        obs = view("KS KH 4D 5C", "2C 3C 6H 7H", [PlayStarted(0.0, 1, ())])
+        obs._public.rules = rules
+        # standard: the accused alone shows; german: either of the pair; kems: either, but not both (a Double)
+        assert belief.stop_right(obs, 1) == pytest.approx(expected), preset
 
 
 # Honesty --------------------------------------------------------------------------------------------------------
@@ -131,15 +178,32 @@ def test_honesty_learns_fakes_from_a_wrong_stop_and_real_signals_from_a_right_on
     honesty.remember(0, [percept])
     wrong = CallHeard(10.0, 0, "stop_kemps", 1, "stop_wrong", False, 9.5, True, "nose")
     reader.calls.append(HeardCall(0, wrong, {1: tuple(cards("9H 9D 9S KC"))}))
-    assert honesty.update(reader, 0, lambda p: 1.0)
+    assert honesty.update(reader, 0, lambda p, r: 1.0)
     assert honesty.fake_share(1) > start and honesty.fakes[1] == pytest.approx(0.1 + 1.0)
     right = CallHeard(20.0, 0, "stop_kemps", 1, "stop_right", True, 19.5, True, "nose")
     honesty.remember(1, [percept._replace(time=19.0)])
     reader.calls.append(HeardCall(1, right, {1: tuple(cards("9H 9D 9S 9C"))}))
-    honesty.update(reader, 0, lambda p: 1.0)
+    honesty.update(reader, 0, lambda p, r: 1.0)
     assert honesty.real[1] == pytest.approx(0.9 + 1.0)
     honesty.swapped_after(1, 0.5)
     assert honesty.fakes[1] == pytest.approx(1.1 + 0.5 * honesty.swap_weight)
+
+
+def test_honesty_takes_the_table_s_cue_at_its_weight_and_nothing_from_calls_about_itself():
+    honesty = Honesty(2, 0, by_pair=False)
+    reader = TableReader(4, 0)
+    honesty.remember(0, [])
+    # seat 3 (not me) calls a wrong Stop Kemps on seat 1, answering a nose touch I did not see myself
+    reader.calls.append(HeardCall(0, CallHeard(5.0, 3, "stop_kemps", 1, "stop_wrong", False, 4.6, True, "nose"),
+                                  {1: tuple(cards("9H 9D 2S KC"))}))
+    honesty.update(reader, 0, lambda p, r: 0.8 if p.gesture == "nose" else 0.0)
+    assert honesty.fakes[1] == pytest.approx(0.1 + honesty.public_weight * 0.8)
+    # a wrong Stop Kemps against me says nothing about my own pair's honesty: I know my hand
+    before = list(honesty.fakes)
+    reader.calls.append(HeardCall(1, CallHeard(9.0, 1, "stop_kemps", 0, "stop_wrong", False, 8.6, True, "ear"),
+                                  {0: tuple(cards("9H 9D 2S KC"))}))
+    honesty.update(reader, 0, lambda p, r: 1.0)
+    assert honesty.fakes == before
 
 
 # Payoffs and the decision ----------------------------------------------------------------------------------------

@@ -7,8 +7,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-import numpy as np
-
+from kemps_sim import simulate_match
 from kemps_sim.lineup import resolve_lineup
 from kemps_sim.sweep import load_results, run_sweep, spec_from_mapping
 
@@ -19,10 +18,23 @@ def test_every_quickstart_cell_shows_all_four_call_outcomes_from_two_defending_l
     data = tomllib.loads(QUICKSTART.read_text())
     data["sweep"]["output"] = str(tmp_path / "quickstart")
     spec = spec_from_mapping(data)
-    for _, factory in resolve_lineup(data["base"]["lineup"], 4):
-        agent = factory()
-        agent.start_match(0, 4, np.random.default_rng(0))
-        assert agent.stop and agent.calling is not None and agent.calling.belief is not None  # defends, learns
+    # both pairs learn: after a match, every seat's belief has learned the other pair's signal from the calls
+    made = []
+
+    def keep(factory):
+        def build():
+            made.append(factory())
+            return made[-1]
+        return build
+
+    seats = [keep(factory) for _, factory in resolve_lineup(data["base"]["lineup"], 4)]
+    result = simulate_match(data["base"]["rules"], seats, seed=1)
+    allowed = len(made[0].calling.belief.knowledge.counts[1])  # could-be signals: each has share 1/allowed at first
+    for agent in made:
+        other = 1 - agent.seat % 2
+        belief = agent.calling.belief
+        assert agent.stop  # it defends
+        assert belief.knowledge.share(other, result.rounds[-1].signals[other]) > 3 / allowed, agent.seat
     run_sweep(spec, workers=2, progress=False)
     results = load_results(tmp_path / "quickstart")
     calls = results.calls

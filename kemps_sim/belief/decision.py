@@ -32,11 +32,9 @@ from dataclasses import dataclass
 from kemps_sim.belief import fitted
 from kemps_sim.belief.model import Belief
 from kemps_sim.belief.payoffs import Stakes, kemps_stakes, stop_stakes
-from kemps_sim.belief.prior import CERTAIN
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.intents import CallDoubleKemps, CallKemps, CallStopKemps, Intent
 from kemps_sim.observation import Observation
-from kemps_sim.perception import OPPONENT, PARTNER
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import allowed_stop_targets
 
@@ -124,7 +122,7 @@ class Caller:
         partner = belief.partner
         if self._worth_a_look(obs, partner, self.floor_kemps):
             p = belief.probability(obs, partner)
-            h = hazard(self.stealing_pairs * self._steal_rate(obs), self._wait(obs, partner, PARTNER))
+            h = hazard(self.stealing_pairs * self._steal_rate(obs), self._wait(obs, partner))
             options = [(self.kemps, CallKemps())]
             if holding_four and self.double is not None:
                 options.append((self.double, CallDoubleKemps()))
@@ -145,7 +143,7 @@ class Caller:
             accused = max(named, key=lambda s: (belief.probability(obs, s), -s))
             p = belief.stop_right(obs, accused)
             stakes = self.stops[accused]
-            h = hazard(self.kemps_rate, self._wait(obs, accused, OPPONENT))
+            h = hazard(self.kemps_rate, self._wait(obs, accused))
             p_star = self._p_star(stakes, h)
             if p >= p_star:
                 yield advantage(p, stakes, h, self.risk), Choice(CallStopKemps(accused), p, p_star)
@@ -155,18 +153,17 @@ class Caller:
         or the public log makes its four certain, or (with ``hunches``) the prior alone, at most the belief without
         news (Λ <= 1), could pass ``floor``."""
         belief = self.belief
-        if belief.has_news(seat):
+        if belief.has_news(seat) or belief.certain(seat):
             return True
+        if not self.hunches:
+            return False
         lp = belief.log_prior(obs, seat)
-        if lp >= CERTAIN:
-            return True
-        return self.hunches and lp > -30.0 and 1.0 / (1.0 + math.exp(-lp)) >= floor
+        return lp > -30.0 and 1.0 / (1.0 + math.exp(-lp)) >= floor
 
-    def _wait(self, obs: Observation, seat: int, relation: str) -> float:
+    def _wait(self, obs: Observation, seat: int) -> float:
         """Expected seconds until this seat next notices ``seat``'s signal, if ``seat`` is signalling."""
         belief = self.belief
-        assert belief.odds is not None
-        hits = belief.odds.hits(obs.attention, relation)
+        hits = belief.hits(obs, seat)
         rate = belief.signal_rate * sum(share * hits.get(g, 0.0) for g, share in belief.shares(seat).items())
         return 1.0 / rate if rate > 0 else MAX_WAIT
 

@@ -222,13 +222,13 @@ def prior_coefficients(beta: np.ndarray, k: np.ndarray, still: np.ndarray, elaps
     values = iter(beta[1:].tolist())
     k_main = [0.0] + [next(values) for _ in range(1, KNOWN_LEVELS)]
     s_main = [0.0] + [next(values) for _ in range(1, n_still)]
-    for _ in range((KNOWN_LEVELS - 1) * (n_still - 1)):  # interactions, shrunk to nothing by their penalty
-        next(values)
+    both = [[0.0] * n_still] + [[0.0] + [next(values) for _ in range(1, n_still)] for _ in range(1, KNOWN_LEVELS)]
     e_main = [0.0] + [next(values) for _ in range(1, n_elapsed)]
     p_main = [0.0] + [next(values) for _ in range(1, n_sizes)]
     predicted = expit(x @ beta)
-    table = np.array([[[[float(beta[0]) + p_main[n] + k_main[kk] + s_main[b] + e_main[e] for e in range(n_elapsed)]
-                        for b in range(n_still)] for kk in range(KNOWN_LEVELS)] for n in range(n_sizes)])
+    table = np.array([[[[float(beta[0]) + p_main[n] + k_main[kk] + s_main[b] + both[kk][b] + e_main[e]
+                         for e in range(n_elapsed)] for b in range(n_still)] for kk in range(KNOWN_LEVELS)]
+                      for n in range(n_sizes)])
     cell = np.ravel_multi_index((players, k, still, elapsed), table.shape)
     rows = np.bincount(cell, minlength=table.size)
     held = np.bincount(cell, weights=y, minlength=table.size)

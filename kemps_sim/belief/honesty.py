@@ -17,8 +17,8 @@ or of the accused pair; hands shown at the end of a round say it seat by seat). 
 
 ``prior_fakes`` and ``prior_real`` are the pseudo-counts before anything is seen (most pairs never fake: the
 default mean is 1/10, worth one gesture seen, so that being burnt once already counts). The seat's own pair starts
-trusted (``own_prior_fakes``): a partner who is not told of a bluffing protocol believes its partner, and learns
-only from its own wrong calls.
+trusted (``own_prior_fakes``): a partner who is not told of a bluffing protocol believes its partner until calls
+about the partner (its own wrong Kemps above all) show otherwise. A call about the seat itself teaches it nothing.
 """
 
 from __future__ import annotations
@@ -71,9 +71,9 @@ class Honesty:
             self._percepts = {r: v for r, v in self._percepts.items() if r >= round_index - 1}
             self._percepts[round_index] = percepts
 
-    def update(self, reader: TableReader, me: int, deliberate: Callable[[Percept], float]) -> bool:
-        """Take in the calls heard since the last update; ``deliberate(percept)`` is the probability that a
-        percept was a deliberate gesture of its gesturer's pair's signal. True if anything changed."""
+    def update(self, reader: TableReader, me: int, deliberate: Callable[[Percept, int], float]) -> bool:
+        """Take in the calls heard since the last update; ``deliberate(percept, round)`` is the probability that a
+        percept of that round was a deliberate gesture of its gesturer's pair's signal. True if anything changed."""
         calls = reader.calls
         if len(calls) == self.read:
             return False
@@ -83,17 +83,19 @@ class Honesty:
         self.version += 1
         return True
 
-    def _learn(self, heard: HeardCall, players: int, me: int, deliberate: Callable[[Percept], float]) -> None:
+    def _learn(self, heard: HeardCall, players: int, me: int,
+               deliberate: Callable[[Percept, int], float]) -> None:
         call, pairs = heard.call, self.pairs
-        truths = _truths(heard, players, pairs, self.by_pair)
         about = (call.seat + pairs) % players if call.accused < 0 else call.accused
         percepts = self._percepts.get(heard.round, ())
-        for seat, held in truths.items():
-            weight = max((deliberate(p) for p in percepts
+        for seat, held in truths(heard, players, pairs, self.by_pair).items():
+            if seat == me:  # the seat knows its own hand: a call about it teaches nothing of its pair's honesty
+                continue
+            weight = max((deliberate(p, heard.round) for p in percepts
                           if p.gesturer == seat and call.time - self.window <= p.time <= call.time), default=0.0)
             if call.seat != me and seat == about and call.cue:
                 weight = max(weight, self.public_weight * deliberate(
-                    Percept(seat, call.cue, 0.0, 0.0, "heard", call.time)))
+                    Percept(seat, call.cue, 0.0, 0.0, "heard", call.time), heard.round))
             if weight > 0.0:
                 if held:
                     self.real[seat % pairs] += weight
@@ -101,7 +103,7 @@ class Honesty:
                     self.fakes[seat % pairs] += weight
 
 
-def _truths(heard: HeardCall, players: int, pairs: int, by_pair: bool) -> dict[int, bool]:
+def truths(heard: HeardCall, players: int, pairs: int, by_pair: bool) -> dict[int, bool]:
     """What the call showed: whether each seat it settles held four of a kind at the moment of the call (a wrong
     Double Kemps settles no seat unless hands are shown)."""
     call, revealed = heard.call, heard.revealed

@@ -29,9 +29,9 @@ from collections.abc import Callable
 import numpy as np
 
 from kemps_sim.belief import fitted
-from kemps_sim.belief.honesty import Honesty
+from kemps_sim.belief.honesty import Honesty, truths
 from kemps_sim.belief.percepts import GestureOdds, likelihood_ratio
-from kemps_sim.belief.prior import CERTAIN, IMPOSSIBLE, HoldPrior
+from kemps_sim.belief.prior import CERTAIN, HAND_SIZE, IMPOSSIBLE, HoldPrior
 from kemps_sim.belief.signals import SignalKnowledge
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.observation import Observation
@@ -70,6 +70,7 @@ class Belief:
         self.watched: frozenset[str] | None = None
         self._obs: Observation | None = None
         self._attention: Attention | None = None
+        self._signals: dict[int, str] = {}  # the seat's own pair's signal, by round
         self._shares: dict[int, tuple[int, dict[str, float]]] = {}
 
     # Keeping up with the table ------------------------------------------------------------------------------
@@ -126,10 +127,13 @@ class Belief:
         self.odds = GestureOdds(obs.repertoire, obs.profile.observer, self.players - 2, self.signal_rate,
                                 obs.profile.fidget_scale)
         fakes, real = self.honesty_params
-        self.honesty = Honesty(self.pairs, self.pair, rules.stop_kemps_reveals == "accused_pair", fakes, real)
+        self.by_pair = rules.stop_kemps_reveals == "accused_pair"
+        self.honesty = Honesty(self.pairs, self.pair, self.by_pair, fakes, real)
 
     def _new_round(self, obs: Observation) -> None:
         self._obs, self._percepts, self._read = obs, obs.percepts, 0
+        self._signals = {r: g for r, g in self._signals.items() if r >= obs.round_index - 1}
+        self._signals[obs.round_index] = obs.signal
         self.seen: dict[int, list[tuple[float, str, float]]] = {s: [] for s in range(self.players) if s != self.seat}
         self.floor = dict.fromkeys(self.seen, float("-inf"))  # evidence before this is settled (a wrong call)
         self.pending: dict[int, tuple[float, float]] = {}  # the most deliberate-looking gesture of a player since
@@ -139,20 +143,35 @@ class Belief:
         self.honesty.remember(obs.round_index, obs.percepts)
 
     def _floors_after_calls(self, reader: TableReader) -> None:
-        """A wrong call while play goes on settles that its player did not hold four: older evidence is spent."""
+        """A wrong call while play goes on settles that a player did not hold four of a kind (which one, the call
+        says: :func:`~kemps_sim.belief.honesty.truths`): evidence older than the call is spent, and until that
+        player touches the middle again it cannot hold four. A Stop Kemps against the seat's own pair that reads
+        as wrong under Double Kemps may have been an ineffective one against a Double: the seat learns nothing."""
         for heard in reader.calls[self._calls_seen:]:
             call = heard.call
             about = (call.seat + self.pairs) % self.players if call.accused < 0 else call.accused
             for seat in (about, (about + self.pairs) % self.players):
                 self.pending.pop(seat, None)  # the call settles it (Honesty reads what the call showed)
-                if heard.round == reader.round and not call.right and seat in self.floor:
+            if heard.round != reader.round or call.right:
+                continue
+            if call.accused >= 0 and call.accused % self.pairs == self.pair and self._obs is not None \
+                    and self._obs.rules.double_kemps:
+                continue
+            for seat, held in truths(heard, self.players, self.pairs, self.by_pair).items():
+                if not held and seat in self.floor:
                     self.floor[seat] = max(self.floor[seat], call.time)
         self._calls_seen = len(reader.calls)
 
-    def _deliberate(self, percept: Percept) -> float:
+    def _deliberate(self, percept: Percept, round_index: int | None = None) -> float:
+        """Probability that a percept was a deliberate gesture of its gesturer's pair's signal (for a percept of an
+        earlier round, with the seat's own pair's signal of that round)."""
         assert self.odds is not None
-        share = self.shares(percept.gesturer).get(percept.gesture, 0.0)
-        return self.odds.deliberate(percept.gesture, percept.llr, share)
+        pair = percept.gesturer % self.pairs
+        if pair == self.pair and round_index is not None and round_index in self._signals:
+            shares = {self._signals[round_index]: 1.0}
+        else:
+            shares = self.shares(percept.gesturer)
+        return self.odds.deliberate(percept.gesture, percept.llr, shares.get(percept.gesture, 0.0))
 
     # Questions ------------------------------------------------------------------------------------------------
     def shares(self, seat: int) -> dict[str, float]:
@@ -196,13 +215,25 @@ class Belief:
         assert self.odds is not None
         since = max(self.reader.still_since(seat), self.floor[seat])
         percepts = [(g, llr) for t, g, llr in self.seen[seat] if t >= since]
-        relation = PARTNER if seat == self.partner else OPPONENT
-        hits = self.odds.hits(obs.attention, relation)
-        watched = self.watched
-        if watched is not None:
-            hits = {g: h for g, h in hits.items() if g in watched}
+        hits = self.hits(obs, seat)
         return min(likelihood_ratio(self.odds, self.shares(seat), hits, percepts, obs.now - since - self.lag),
                    MAX_RATIO)
+
+    def hits(self, obs: Observation, seat: int) -> dict[str, float]:
+        """The seat's chance of noticing each gesture of ``seat`` if made on purpose: where its eyes are now, and
+        nothing for gestures it does not watch."""
+        assert self.odds is not None
+        hits = self.odds.hits(obs.attention, PARTNER if seat == self.partner else OPPONENT)
+        watched = self.watched
+        return hits if watched is None else {g: h for g, h in hits.items() if g in watched}
+
+    def certain(self, seat: int) -> bool:
+        """Whether the public log, as this seat noticed it, proves that ``seat`` holds four of a kind: it took four
+        cards of one rank and kept them (the prior's ``CERTAIN``, without computing the rest)."""
+        reader = self.reader
+        rank, known = reader.known_held(seat)
+        return (rank >= 0 and known >= HAND_SIZE and reader.owed[seat] <= 0
+                and self.floor[seat] < reader.still_since(seat))
 
     def has_news(self, seat: int) -> bool:
         """Whether anything was perceived of ``seat`` since it last touched the middle (else Λ <= 1)."""

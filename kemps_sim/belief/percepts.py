@@ -46,18 +46,19 @@ class GestureOdds:
         #: signal_rate / f_g for every gesture of the repertoire, the others assumed to fidget as the seat does
         self.ratio: dict[str, float] = {g.name: signal_rate / max(g.fidget_rate * fidget_scale, RATE_FLOOR)
                                         for g in repertoire}
-        self._hits: dict[tuple[int, str], dict[str, float]] = {}
+        self._hits: dict[tuple[Attention, str], dict[str, float]] = {}
 
     def hits(self, attention: Attention, relation: str) -> dict[str, float]:
         """The seat's probability of noticing a deliberate gesture of each type by a ``relation`` (partner or
         opponent), with its eyes spread as ``attention``."""
-        key = (id(attention), relation)
+        key = (attention, relation)  # Attention is a frozen dataclass: equal attention, same entry
         found = self._hits.get(key)
         if found is None:
             rel = PARTNER if relation == PARTNER else OPPONENT
             found = {g.name: hit_probability(self.observer, attention, g, rel, self.n_opponents)
                      for g in self.repertoire}
-            self._hits = {k: v for k, v in self._hits.items() if k[0] == id(attention)}  # attention objects are few
+            if len(self._hits) > 64:  # a policy that makes a new spread of the eyes every time
+                self._hits.clear()
             self._hits[key] = found
         return found
 

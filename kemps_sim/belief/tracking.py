@@ -193,6 +193,7 @@ class TableReader:
         """Cards of ``rank`` whose place the reading seat does not know, so that they could be among the unknown
         cards of ``seat``'s hand: every copy less those in the reader's own hand, the middle, the discard pile and
         every known hand (``seat``'s own known cards included: they fill known places)."""
-        seen = self.discard[rank] + self.held_of_rank[rank]
+        mine = sum(RANK[c] == rank for c in self.held[self.seat]) if self.seat >= 0 else 0  # in own_hand too
+        seen = self.discard[rank] + self.held_of_rank[rank] - mine
         seen += sum(RANK[c] == rank for c in own_hand) + sum(RANK[c] == rank for c in middle)
         return copies - seen
