@@ -23,9 +23,10 @@ class Collector(ReasoningAgent):
     collect" (004, 001); "check for the partner's signal at least every time the middle is swept" (001) and watch
     the other pairs (004). Its belief weighs what it saw against how rare fours and fidgets are, learns each pair's
     signal and honesty from the calls it hears, and its calls weigh the rules' payoffs against the hazard that
-    someone else calls first. Parameters: ``resignal`` (s between signals), ``switch_after`` (sweeps),
-    ``caution``/``threshold``/``stop``/``knows_fakes`` (calling, :mod:`agents.calling`),
-    ``signal``/``signal_policy`` (:mod:`agents.signal_choice`) and ``attention`` (:mod:`agents.attention`).
+    someone else calls first, and it calls only on something seen ("do not call on a hunch", 004). Parameters:
+    ``resignal`` (s between signals), ``switch_after`` (sweeps), ``caution``/``threshold``/``stop``/
+    ``knows_fakes``/``watch_span``/``hunches`` (calling, :mod:`agents.calling`), ``signal``/``signal_policy``
+    (:mod:`agents.signal_choice`) and ``attention`` (:mod:`agents.attention`).
     """
 
     name = "collector"
