@@ -19,6 +19,8 @@ believed to use it.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 import numpy as np
 
 from agents.fakes import is_fake
@@ -46,6 +48,16 @@ def check_threshold(owner: str, threshold: float | None) -> None:
     if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0.0 < threshold < 1.0:
         raise ConfigError(f"{owner}.threshold = {threshold!r}: must be None (from the payoffs) or a probability "
                           "strictly between 0 and 1")
+
+
+class CallingPart(Protocol):
+    """What the decision loop asks of a calling part (:class:`Calling`, or a baseline such as ``naive``'s)."""
+
+    def call(self, obs: Observation, reader: TableReader, holding_four: bool) -> Intent | None: ...
+
+    def wakes_on(self, percept: Percept, obs: Observation) -> bool: ...
+
+    def watches(self, obs: Observation) -> frozenset[str]: ...
 
 
 class Calling:

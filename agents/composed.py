@@ -35,7 +35,7 @@ from typing import ClassVar
 import numpy as np
 
 from agents.attention import Looking, check_attention
-from agents.calling import WATCH_SPAN, Calling, check_caution, check_threshold
+from agents.calling import WATCH_SPAN, Calling, CallingPart, check_caution, check_threshold
 from agents.collecting import Collecting, best_picks, rank_counts
 from agents.habits import RoundMemory
 from agents.signal_choice import SignalChoice, check_signal_params
@@ -93,7 +93,7 @@ class PartsAgent(BaseAgent):
         check_attention(owner, self.attention)
 
     # Parts: subclasses override the ones they change ----------------------------------------------------------
-    def make_calling(self) -> Calling | None:
+    def make_calling(self) -> CallingPart | None:
         return None
 
     def make_signalling(self) -> Signalling:

@@ -48,7 +48,6 @@ class Honesty:
         self.swap_weight = swap_weight
         self.window = window
         self.read = 0
-        self.version = 0
         self._percepts: dict[int, Sequence[Percept]] = {}  # round index -> that round's percept view
 
     def fake_odds(self, pair: int) -> float:
@@ -63,7 +62,6 @@ class Honesty:
         """A player of ``pair`` swapped after a gesture that was deliberate with probability ``weight``, with no call
         between: holders stop swapping (004), so count it as ``swap_weight`` of a fake."""
         self.fakes[pair] += self.swap_weight * weight
-        self.version += 1
 
     def remember(self, round_index: int, percepts: Sequence[Percept]) -> None:
         """Keep the round's percept view so that calls read later (at the next round) still find it."""
@@ -80,7 +78,6 @@ class Honesty:
         for heard in calls[self.read:]:
             self._learn(heard, reader.players, me, deliberate)
         self.read = len(calls)
-        self.version += 1
         return True
 
     def _learn(self, heard: HeardCall, players: int, me: int,
