@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 CARDS_PER_DECK = 52
+HAND_SIZE = 4  # cards in every hand (four of a kind needs all of them)
+MIDDLE_SIZE = 4  # face-up cards in the middle
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SUITS = ("♣", "♦", "♥", "♠")
 _SUIT_LETTERS = {"C": 0, "D": 1, "H": 2, "S": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}

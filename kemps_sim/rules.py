@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
+from kemps_sim.cards import CARDS_PER_DECK, HAND_SIZE, MIDDLE_SIZE
 from kemps_sim.errors import ConfigError
 
 Swap = Literal["one_for_one", "multi", "multi_drop_first"]
@@ -26,12 +27,12 @@ StopKempsTargets = Literal["any_pair", "adjacent_pairs"]
 Scoring = Literal["letters", "points", "rounds_won"]
 RightKempsPenalises = Literal["all_other_pairs", "nobody"]
 WrongKempsPoints = Literal["other_pairs", "nobody"]
+RefillOpens = Literal["each_card", "when_complete"]
+Sweeper = Literal["dealer", "any_player"]
+StopAgainstDouble = Literal["like_wrong_stop", "play_on", "ends_round"]
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 12
-CARDS_PER_DECK = 52
-HAND_SIZE = 4
-MIDDLE_SIZE = 4
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,9 @@ class Rules:
         choices=_choices(Start)))
     redeal_on_deal: bool = _knob(False, KnobSpec(
         "bool", "a player dealt 3 or 4 of a kind shows them, returns them and draws as many again"))
+    redeal_until_clean: bool | None = _knob(None, KnobSpec(
+        "bool", "a player who draws three or four of a kind again shows and redraws again (off: one redraw)",
+        applies_when=("redeal_on_deal", True), default_when_applies=False))
     fresh_middle: FreshMiddle = _knob("stall_call", KnobSpec(
         "choice", "what makes the dealer sweep the middle and deal four fresh cards",
         choices=_choices(FreshMiddle)))
@@ -96,6 +100,12 @@ class Rules:
         "choice", "what happens when the pack runs out", choices=_choices(PackExhausted)))
     dealer_rotation: DealerRotation = _knob("left", KnobSpec(
         "choice", "who deals the next round", choices=_choices(DealerRotation)))
+    sweeper: Sweeper = _knob("dealer", KnobSpec(
+        "choice", "who sweeps the middle and lays the fresh cards: the dealer, or any player (the first to act)",
+        choices=_choices(Sweeper)))
+    refill_opens: RefillOpens = _knob("each_card", KnobSpec(
+        "choice", "when fresh middle cards may be taken: each as it lands, or once the fourth is face up",
+        choices=_choices(RefillOpens)))
     dealer_busy: bool = _knob(True, KnobSpec(
         "bool", "sweeping and dealing occupy the dealer's hands, who cannot swap meanwhile"))
     signal_modality: SignalModality = _knob("spoken_allowed", KnobSpec(
@@ -114,6 +124,11 @@ class Rules:
         default_when_applies=True))
     double_kemps: bool = _knob(False, KnobSpec(
         "bool", "a player holding four of a kind whose partner also holds it may call Double Kemps (worth 2)"))
+    stop_against_double: StopAgainstDouble | None = _knob(None, KnobSpec(
+        "choice", "a Stop Kemps against a pair holding a Double: scored and handled as a wrong Stop Kemps, or "
+        "scored while play goes on with nobody barred, or scored and ending the round",
+        choices=_choices(StopAgainstDouble), applies_when=("double_kemps", True),
+        default_when_applies="like_wrong_stop"))
     scoring: Scoring = _knob("letters", KnobSpec(
         "choice", "letters K-E-M-P-S (5 lose), points to a target, or most rounds won",
         choices=_choices(Scoring)))

@@ -14,9 +14,10 @@ from itertools import combinations
 
 import numpy as np
 
-from kemps_sim.cards import RANK, deck, hand_text, is_four_of_a_kind
+from kemps_sim.cards import HAND_SIZE, MIDDLE_SIZE, RANK, deck, hand_text, is_four_of_a_kind
 from kemps_sim.errors import IllegalMove, KempsError
-from kemps_sim.rules import HAND_SIZE, MIDDLE_SIZE, Rules
+from kemps_sim.rules import Rules
+from kemps_sim.seating import NOBODY
 
 #: How many times one player may redraw under ``redeal_on_deal`` before the deal is declared broken.
 MAX_REDRAWS = 1000
@@ -75,15 +76,23 @@ class TableState:
 
     # The deal ---------------------------------------------------------------------------------------------
     @classmethod
-    def deal(cls, rules: Rules, rng: np.random.Generator, dealer: int = 0) -> tuple[TableState, list[Redeal]]:
+    def deal(cls, rules: Rules, rng: np.random.Generator, dealer: int = 0,
+             stacked: Sequence[int] | None = None) -> tuple[TableState, list[Redeal]]:
         """Shuffle, deal four cards to every player, apply ``redeal_on_deal``, then deal the middle.
 
         Players are served starting at the dealer's left (seat ``dealer + 1``); redeals are settled in that
-        order before the middle is dealt.
+        order before the middle is dealt. A ``stacked`` pack (every card once, the first card dealt first; see
+        :func:`stack_pack`) replaces the shuffle, for scripted games.
         """
         n = rules.players
-        pack = [int(c) for c in rng.permutation(deck(rules.decks))]
-        order = [(dealer + 1 + i) % n for i in range(n)]
+        if stacked is None:
+            pack = [int(c) for c in rng.permutation(deck(rules.decks))]
+        else:
+            if sorted(stacked) != deck(rules.decks):
+                raise IllegalMove(f"stacked pack of {len(stacked)} cards: must hold every card of "
+                                  f"{rules.decks} deck(s) exactly once")
+            pack = [int(c) for c in reversed(stacked)]
+        order = dealing_order(n, dealer)
         hands: list[list[int]] = [[] for _ in range(n)]
         for _ in range(HAND_SIZE):
             for seat in order:
@@ -91,7 +100,7 @@ class TableState:
         redeals: list[Redeal] = []
         if rules.redeal_on_deal:
             for seat in order:
-                redeals.extend(_redraw_until_clean(hands[seat], pack, seat, rng))
+                redeals.extend(_redraw(hands[seat], pack, seat, rng, until_clean=bool(rules.redeal_until_clean)))
         middle = [pack.pop() for _ in range(MIDDLE_SIZE)]
         return cls(rules, hands, middle, pack), redeals
 
@@ -104,6 +113,13 @@ class TableState:
         """An immutable copy of everything, for comparing states (tests, traces)."""
         return (tuple(map(tuple, self.hands)), tuple(self.middle), tuple(self.pack), tuple(self.discard),
                 tuple(self.owed), self.refilling)
+
+    def holder_of(self, cards: Sequence[int]) -> int:
+        """The first seat holding any of ``cards`` (who won a race for them), or ``NOBODY`` if no hand holds one."""
+        for seat, hand in enumerate(self.hands):
+            if any(card in hand for card in cards):
+                return seat
+        return NOBODY
 
     def legal_swaps(self, seat: int) -> list[Swap]:
         """Every swap the ``swap`` knob allows the seat now (empty under ``multi_drop_first``)."""
@@ -267,11 +283,34 @@ class TableState:
             raise IllegalMove(f"{name} = {hand_text(chosen)!r}: {hand_text(missing)} not in {where}")
 
 
-def _redraw_until_clean(hand: list[int], pack: list[int], seat: int,
-                        rng: np.random.Generator) -> list[Redeal]:
-    """Show any three or four of a kind, shuffle them back into the pack and draw as many; repeat."""
+def dealing_order(players: int, dealer: int) -> list[int]:
+    """The seats in the order they are served: from the dealer's left round to the dealer."""
+    return [(dealer + 1 + i) % players for i in range(players)]
+
+
+def stack_pack(rules: Rules, hands: Sequence[Sequence[int]], middle: Sequence[int] = (), dealer: int = 0,
+               then: Sequence[int] = ()) -> list[int]:
+    """A stacked pack (first card dealt first) that deals exactly ``hands`` and ``middle``, then ``then`` as the
+    next cards to come off the pack, then the remaining cards in id order: the deal of a scripted game."""
+    placed = [c for h in hands for c in h] + list(middle) + list(then)
+    if len(hands) != rules.players or any(len(h) != HAND_SIZE for h in hands) or len(middle) not in (0, MIDDLE_SIZE):
+        raise IllegalMove(f"stack_pack: give {rules.players} hands of {HAND_SIZE} cards and a middle of "
+                          f"{MIDDLE_SIZE} (or none)")
+    if len(set(placed)) != len(placed) or any(c not in range(len(deck(rules.decks))) for c in placed):
+        raise IllegalMove("stack_pack: a card is named twice or is not in the deck")
+    rest = [c for c in deck(rules.decks) if c not in set(placed)]
+    middle = list(middle) or rest[:MIDDLE_SIZE]
+    rest = [c for c in rest if c not in middle]
+    out = [hands[seat][i] for i in range(HAND_SIZE) for seat in dealing_order(rules.players, dealer)]
+    return out + middle + list(then) + rest
+
+
+def _redraw(hand: list[int], pack: list[int], seat: int, rng: np.random.Generator,
+            until_clean: bool) -> list[Redeal]:
+    """Show three or four of a kind, shuffle them back into the pack and draw as many; with ``until_clean``
+    repeat while the new hand shows one again (003 describes one redraw)."""
     redeals: list[Redeal] = []
-    for _ in range(MAX_REDRAWS):
+    for _ in range(MAX_REDRAWS if until_clean else 1):
         counts: dict[int, int] = {}
         for card in hand:
             counts[RANK[card]] = counts.get(RANK[card], 0) + 1
@@ -287,4 +326,6 @@ def _redraw_until_clean(hand: list[int], pack: list[int], seat: int,
         drawn = tuple(pack.pop() for _ in shown)
         hand.extend(drawn)
         redeals.append(Redeal(seat, shown, drawn))
+    if not until_clean:
+        return redeals
     raise InvariantError(f"seat {seat} redrew {MAX_REDRAWS} times without a clean hand")

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from kemps_sim.seating import NOBODY as NOBODY  # re-exported: events use it where they name no seat
+
 
 class Dealt(NamedTuple):
     """The deal: every hand and the middle, as dealt (after any redeals)."""
@@ -45,11 +47,16 @@ class Swapped(NamedTuple):
 
 
 class RaceLost(NamedTuple):
-    """A reach landed on a card that was already gone (or lost an exact tie); the seat re-plans."""
+    """A reach landed on a card that was already gone (or lost an exact tie); the seat re-plans.
+
+    ``winner`` is the seat that holds a wanted card now (the one that touched it first), or ``NOBODY`` when the
+    cards were swept, or when a put-down came too late because a sweep was due.
+    """
 
     time: float
     seat: int
     wanted: tuple[int, ...]
+    winner: int
 
 
 class HandFour(NamedTuple):
@@ -71,7 +78,11 @@ class Gestured(NamedTuple):
 
 
 class Perceived(NamedTuple):
-    """An observer noticed a gesture as possibly deliberate (signal detection said yes), after a latency."""
+    """An observer noticed a gesture as possibly deliberate (signal detection said yes), after a latency.
+
+    ``evidence`` is the observer's standardised evidence that it was deliberate, ``gaze`` where its eyes were,
+    and ``busy`` whether its hands were reaching for the middle when the gesture was made (a busy seat sees less).
+    """
 
     time: float
     seat: int
@@ -81,6 +92,7 @@ class Perceived(NamedTuple):
     gaze: str
     made_at: float
     deliberate: bool
+    busy: bool
 
 
 class StallSaid(NamedTuple):
@@ -98,19 +110,19 @@ class Objected(NamedTuple):
 
 
 class Swept(NamedTuple):
-    """The dealer swept the middle to the discard pile."""
+    """A player (the dealer, or under ``sweeper = any_player`` whoever did it) swept the middle to the discards."""
 
     time: float
-    dealer: int
+    seat: int
     cards: tuple[int, ...]
     reason: str
 
 
 class Refilled(NamedTuple):
-    """The dealer dealt four fresh middle cards; ``reshuffled`` when the discards became the pack first."""
+    """The seat that swept dealt four fresh middle cards; ``reshuffled`` when the discards became the pack first."""
 
     time: float
-    dealer: int
+    seat: int
     cards: tuple[int, ...]
     reshuffled: bool
 
@@ -172,6 +184,3 @@ EVENT_TYPES = (Dealt, Redealt, PlayStarted, Swapped, RaceLost, HandFour, Gesture
                Swept, Refilled, CallHeard, CallCutOff, Revealed, Scored, RoundEnded)
 TraceEvent = (Dealt | Redealt | PlayStarted | Swapped | RaceLost | HandFour | Gestured | Perceived | StallSaid
               | Objected | Swept | Refilled | CallHeard | CallCutOff | Revealed | Scored | RoundEnded)
-
-#: Seat value used where an event has no seat (``accused`` of a Kemps, ``to`` of a public reveal).
-NOBODY = -1

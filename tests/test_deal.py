@@ -156,7 +156,7 @@ def test_every_card_position_is_uniform_over_ranks(one_deck_hands):
     (10, 6_000, P_THREE_PLUS_2),  # ≈ 920 seats redealt
 ])
 def test_redeal_frequency_is_players_times_p_three_of_a_kind(players, deals, p_three_plus):
-    rules = load_rules("kems", players=players)
+    rules = load_rules("kems", players=players, redeal_until_clean=True)
     assert rules.redeal_on_deal and rules.decks == (2 if players >= 9 else 1)
     hands, redeals = _deal_many(rules, deals, seed=777 + players)
     # A seat may redraw again; count seats with at least one redeal, i.e. first redeals.
@@ -164,6 +164,15 @@ def test_redeal_frequency_is_players_times_p_three_of_a_kind(players, deals, p_t
     _assert_mean_close(seats_redealt, players * p_three_plus, f"seats redealt per {players}-player deal")
     # After the deal with redeal on, no hand holds three of a kind.
     assert not _three_plus(hands).any()
+
+
+def test_003_redeals_once_so_a_redrawn_hand_may_show_three_again():
+    # 003: the player shows the cards, returns them and draws as many; nothing says to repeat.
+    rules = load_rules("kems", players=8)
+    assert rules.redeal_until_clean is False
+    hands, redeals = _deal_many(rules, 4000, seed=99)
+    assert all(len({r.seat for r in deal}) == len(deal) for deal in redeals)  # one redraw per seat at most
+    assert _three_plus(hands).any()  # some redraw drew three of a kind again, and it stands
 
 
 def test_redeal_records_show_three_or_more_of_one_rank_and_draw_as_many():

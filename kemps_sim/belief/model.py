@@ -31,9 +31,10 @@ import numpy as np
 from kemps_sim.belief import fitted
 from kemps_sim.belief.honesty import Honesty, truths
 from kemps_sim.belief.percepts import GestureOdds, likelihood_ratio
-from kemps_sim.belief.prior import CERTAIN, HAND_SIZE, IMPOSSIBLE, HoldPrior
+from kemps_sim.belief.prior import CERTAIN, IMPOSSIBLE, HoldPrior
 from kemps_sim.belief.signals import SignalKnowledge
 from kemps_sim.belief.tracking import TableReader
+from kemps_sim.cards import HAND_SIZE
 from kemps_sim.observation import Observation
 from kemps_sim.perception import OPPONENT, PARTNER, Attention, Percept
 from kemps_sim.trace import Swapped

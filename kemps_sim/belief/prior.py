@@ -27,7 +27,8 @@ from typing import Any
 
 from kemps_sim.belief import fitted
 from kemps_sim.belief.tracking import MIXED, TableReader
-from kemps_sim.rules import HAND_SIZE, Rules
+from kemps_sim.cards import HAND_SIZE
+from kemps_sim.rules import Rules
 
 #: Upper bounds of the stillness bins (seconds since the player's last touch of the middle).
 STILL_BOUNDS: tuple[float, ...] = (1.0, 2.0, 4.0, 8.0, 16.0, 32.0)

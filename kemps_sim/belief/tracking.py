@@ -24,10 +24,11 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from kemps_sim.cards import RANK
+from kemps_sim.cards import RANKS as CARD_RANKS
 from kemps_sim.observation import Observation
 from kemps_sim.trace import CallHeard, PlayStarted, Refilled, Revealed, Swapped, Swept, TraceEvent
 
-RANKS = 13
+RANKS = len(CARD_RANKS)
 #: No rank: a seat whose known cards are of two ranks or more (it cannot hold four of a kind).
 MIXED = -2
 

@@ -123,8 +123,12 @@ def _round_rngs(seed: int, round_index: int) -> tuple[np.random.Generator, np.ra
 
 def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup: LineupLike = "collector",
                    profiles: ProfilesLike = None, seed: int = 0, *, config: EngineConfig | None = None,
-                   repertoire: Repertoire = DEFAULT_REPERTOIRE, errors: str = "raise") -> MatchResult:
+                   repertoire: Repertoire = DEFAULT_REPERTOIRE, errors: str = "raise",
+                   packs: Sequence[Sequence[int]] = ()) -> MatchResult:
     """Play one match and return its result. Same arguments and seed, same result, always.
+
+    ``packs`` stacks the pack of the first rounds (round ``r`` deals ``packs[r]``, the first card first; see
+    :func:`kemps_sim.table.stack_pack`) instead of shuffling it: a scripted game, such as a rule book's example.
 
     An agent that raises, answers with something that is not an allowed intent, or (with
     ``EngineConfig.decide_timeout``) never decides ends the match. With ``errors="raise"`` that is an
@@ -158,7 +162,7 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
             deal_rng, tie_rng = _round_rngs(seed, index)
             sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng,
                            tie_rng=tie_rng, dealer=dealer, signals=signals, standings=standings, round_index=index,
-                           seed=seed)
+                           seed=seed, stacked=packs[index] if index < len(packs) else None)
             result = sim.run()
             decided = result.outcome not in (Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT)
             standings = result.standings.finish_round(decided)

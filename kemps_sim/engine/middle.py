@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import simpy
 
-from kemps_sim.rules import MIDDLE_SIZE
+from kemps_sim.cards import MIDDLE_SIZE
 from kemps_sim.scoring import Outcome
 from kemps_sim.table import Refill
 from kemps_sim.trace import Objected, Refilled, StallSaid, Swept

@@ -45,6 +45,7 @@ from kemps_sim.rules import Rules
 from kemps_sim.scoring import CallKind, Outcome, Standings
 from kemps_sim.table import InvariantError, TableState
 from kemps_sim.trace import (
+    NOBODY,
     CallCutOff,
     Dealt,
     HandFour,
@@ -78,7 +79,7 @@ class RoundSim:
 
     def __init__(self, *, rules: Rules, kits: Sequence[SeatKit], repertoire: Repertoire, config: EngineConfig,
                  deal_rng: np.random.Generator, tie_rng: np.random.Generator, dealer: int, signals: Sequence[str],
-                 standings: Standings, round_index: int, seed: int) -> None:
+                 standings: Standings, round_index: int, seed: int, stacked: Sequence[int] | None = None) -> None:
         self.rules, self.kits, self.config = rules, kits, config
         self.deal_rng, self.tie_rng = deal_rng, tie_rng
         self.dealer, self.signals, self.standings = dealer, tuple(signals), standings
@@ -89,7 +90,7 @@ class RoundSim:
         self.outcome: Outcome | None = None
         self.trace: list[TraceEvent] = []
         n = rules.players
-        self.table, redeals = TableState.deal(rules, deal_rng, dealer)
+        self.table, redeals = TableState.deal(rules, deal_rng, dealer, stacked)
         self.public = PublicTable(
             rules=rules, dealer=dealer, round_index=round_index,
             signals_allowed=tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality)),
@@ -357,7 +358,7 @@ class RoundSim:
             if self.over:
                 return
             if self.middle.sweep_due:  # the dealer is sweeping: nothing more may be put down
-                self.trace.append(RaceLost(now.now, seat, intent.give))
+                self.trace.append(RaceLost(now.now, seat, intent.give, NOBODY))
                 return
             table.drop(seat, intent.give)
             self._swapped(seat, intent.give, (), intent.give, counts=False)
@@ -366,7 +367,7 @@ class RoundSim:
             return
         middle = table.middle
         if any(card not in middle for card in intent.take):
-            self.trace.append(RaceLost(now.now, seat, intent.take))
+            self.trace.append(RaceLost(now.now, seat, intent.take, table.holder_of(intent.take)))
             return
         if drop_first:
             table.pick(seat, intent.take)

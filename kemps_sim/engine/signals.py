@@ -81,15 +81,15 @@ class SignalChannel:
                                              seat, now)
             if percept is not None:
                 timer = sim.env.timeout(kit.latency())
-                timer.callbacks.append(partial(self._deliver, observer, percept, deliberate))
+                timer.callbacks.append(partial(self._deliver, observer, percept, deliberate, reaching[observer]))
 
-    def _deliver(self, observer: int, percept: Percept, deliberate: bool, _: simpy.Event) -> None:
+    def _deliver(self, observer: int, percept: Percept, deliberate: bool, busy: bool, _: simpy.Event) -> None:
         sim = self.sim
         if sim.over:
             return
         sim.percepts[observer].append(percept)
         sim.trace.append(Perceived(sim.env.now, observer, percept.gesturer, percept.gesture, percept.evidence,
-                                   percept.gaze, percept.time, deliberate))
+                                   percept.gaze, percept.time, deliberate, busy))
         if sim.waiting[observer] is not None:
             sim.public.now = sim.env.now
             if sim.hook(observer, "wakes_on", sim.kits[observer].wakes_on, percept, sim.observations[observer]):

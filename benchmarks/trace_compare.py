@@ -1,0 +1,106 @@
+"""Compare the traces two versions of kemps-sim produce for the same seeds: the check that a refactor changed no
+behaviour except where a knob or a documented fix says so.
+
+    python benchmarks/trace_compare.py dump OUT.pickle [--seeds 8]     # run under each version (PYTHONPATH)
+    python benchmarks/trace_compare.py compare BEFORE.pickle AFTER.pickle
+
+``dump`` plays every preset at 4, 6 and 8 players (kems at 4 only, as the source describes it) with the default
+lineup and with the quickstart's collecting and watching pairs (alternating at bigger tables), and stores each
+match's trace as plain (event name, fields) records. ``compare`` matches them up by (preset, players, lineup,
+seed) and prints, per group, how many matches have identical traces; for the first differing match it shows the first differing event. Fields
+that were added later are ignored; fields that were renamed are compared under their new name.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+from collections import defaultdict
+
+#: Fields renamed since the first version that this script compares (event, old name) -> new name.
+RENAMED = {("Swept", "dealer"): "seat", ("Refilled", "dealer"): "seat"}
+PRESETS = ("standard", "german", "party", "kems", "peanut_butter")
+LINEUPS = ("collector", "collector,watcher")
+
+
+def dump(path: str, seeds: int) -> None:
+    """Play every group and store the traces."""
+    from kemps_sim import load_rules, simulate_match
+
+    out = {}
+    for preset in PRESETS:
+        for players in (4,) if preset == "kems" else (4, 6, 8):
+            rules = load_rules(preset, players=players)
+            for lineup in LINEUPS:
+                entries = lineup.split(",")
+                table = ",".join(entries[p % len(entries)] for p in range(rules.pairs))
+                for seed in range(seeds):
+                    result = simulate_match(rules, table, seed=seed)
+                    out[(preset, players, lineup, seed)] = [
+                        [(type(e).__name__, {RENAMED.get((type(e).__name__, k), k): v
+                                             for k, v in e._asdict().items()}) for e in r.trace]
+                        for r in result.rounds]
+    with open(path, "wb") as fh:
+        pickle.dump(out, fh)
+    print(f"{len(out)} matches stored in {path}")
+
+
+def _same_event(a: tuple[str, dict], b: tuple[str, dict]) -> bool:
+    if a[0] != b[0]:
+        return False
+    common = a[1].keys() & b[1].keys()
+    return all(a[1][k] == b[1][k] for k in common)
+
+
+def first_difference(before: list, after: list) -> str | None:
+    """Where two matches' traces first differ, in words (None if they agree)."""
+    prefix = f"{len(before)} rounds before, {len(after)} after; " if len(before) != len(after) else ""
+    for index, (r0, r1) in enumerate(zip(before, after, strict=False)):
+        for i, (e0, e1) in enumerate(zip(r0, r1, strict=False)):
+            if not _same_event(e0, e1):
+                return f"{prefix}round {index} event {i}: {e0} became {e1}"
+        if len(r0) != len(r1):
+            return f"{prefix}round {index}: {len(r0)} events before, {len(r1)} after"
+    return prefix or None
+
+
+def compare(before_path: str, after_path: str) -> int:
+    """Print the share of identical traces per group; exit 1 if any differ."""
+    with open(before_path, "rb") as fh:
+        before = pickle.load(fh)
+    with open(after_path, "rb") as fh:
+        after = pickle.load(fh)
+    groups: dict[tuple, list] = defaultdict(list)
+    for key in sorted(before.keys() & after.keys()):
+        groups[key[:3]].append((key[3], first_difference(before[key], after[key])))
+    differing = 0
+    for group, rows in groups.items():
+        same = sum(diff is None for _, diff in rows)
+        differing += len(rows) - same
+        print(f"{group[0]:<14} {group[1]}p  {group[2]:<18} {same}/{len(rows)} identical")
+        for seed, diff in rows:
+            if diff is not None:
+                print(f"    first difference, seed {seed}: {diff[:300]}")
+                break
+    return 1 if differing else 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    d = sub.add_parser("dump")
+    d.add_argument("out")
+    d.add_argument("--seeds", type=int, default=8)
+    c = sub.add_parser("compare")
+    c.add_argument("before")
+    c.add_argument("after")
+    args = parser.parse_args()
+    if args.command == "dump":
+        dump(args.out, args.seeds)
+        return 0
+    return compare(args.before, args.after)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
