@@ -1,14 +1,18 @@
 """Compare the traces two versions of kemps-sim produce for the same seeds: the check that a refactor changed no
 behaviour except where a knob or a documented fix says so.
 
-    python benchmarks/trace_compare.py dump OUT.pickle [--seeds 8]     # run under each version (PYTHONPATH)
+    python benchmarks/trace_compare.py dump OUT.pickle [--seeds 8] [--knobs-as-before] [--set KNOB=VALUE]
     python benchmarks/trace_compare.py compare BEFORE.pickle AFTER.pickle
 
 ``dump`` plays every preset at 4, 6 and 8 players (kems at 4 only, as the source describes it) with the default
 lineup and with the quickstart's collecting and watching pairs (alternating at bigger tables), and stores each
 match's trace as plain (event name, fields) records. ``compare`` matches them up by (preset, players, lineup,
-seed) and prints, per group, how many matches have identical traces; for the first differing match it shows the first differing event. Fields
-that were added later are ignored; fields that were renamed are compared under their new name.
+seed) and prints, per group, how many matches have identical traces; for the first differing match it shows the
+first differing event. Fields that were added later are ignored; renamed fields are compared under their new name.
+
+``--knobs-as-before`` sets the knobs added since the first version to the behaviour that version had (refills
+taken card by card, the dealer sweeps, redeals until clean, a Stop Kemps against a Double handled as a wrong one),
+so that what remains are the fixes that have no knob.
 """
 
 from __future__ import annotations
@@ -21,17 +25,24 @@ from collections import defaultdict
 #: Fields renamed since the first version that this script compares (event, old name) -> new name.
 RENAMED = {("Swept", "dealer"): "seat", ("Refilled", "dealer"): "seat"}
 PRESETS = ("standard", "german", "party", "kems", "peanut_butter")
+#: The knobs added since the first version, at the behaviour that version had.
+KNOBS_AS_BEFORE = {"refill_opens": "each_card", "sweeper": "dealer", "redeal_until_clean": True,
+                   "stop_against_double": "like_wrong_stop"}
 LINEUPS = ("collector", "collector,watcher")
 
 
-def dump(path: str, seeds: int) -> None:
-    """Play every group and store the traces."""
+def dump(path: str, seeds: int, knobs_as_before: bool = False, overrides: dict | None = None) -> None:
+    """Play every group and store the traces (``overrides``: knobs set in every preset)."""
     from kemps_sim import load_rules, simulate_match
 
     out = {}
     for preset in PRESETS:
         for players in (4,) if preset == "kems" else (4, 6, 8):
-            rules = load_rules(preset, players=players)
+            rules = load_rules(preset, players=players, **(overrides or {}))
+            if knobs_as_before:
+                applies = {k: v for k, v in KNOBS_AS_BEFORE.items()
+                           if getattr(rules, k) is not None}  # knobs that mean nothing here stay unset
+                rules = load_rules(preset, players=players, **applies, **(overrides or {}))
             for lineup in LINEUPS:
                 entries = lineup.split(",")
                 table = ",".join(entries[p % len(entries)] for p in range(rules.pairs))
@@ -92,12 +103,14 @@ def main() -> int:
     d = sub.add_parser("dump")
     d.add_argument("out")
     d.add_argument("--seeds", type=int, default=8)
+    d.add_argument("--knobs-as-before", action="store_true")
+    d.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="a knob for every preset")
     c = sub.add_parser("compare")
     c.add_argument("before")
     c.add_argument("after")
     args = parser.parse_args()
     if args.command == "dump":
-        dump(args.out, args.seeds)
+        dump(args.out, args.seeds, args.knobs_as_before, dict(item.split("=", 1) for item in args.set))
         return 0
     return compare(args.before, args.after)
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from kemps_sim.scoring import CallKind
+
 
 @dataclass(frozen=True, slots=True)
 class Swap:
@@ -72,3 +74,6 @@ class Wait:
 Call = CallKemps | CallStopKemps | CallDoubleKemps
 Intent = Swap | Gesture | CallKemps | CallStopKemps | CallDoubleKemps | SayStalled | Object | Wait
 INTENT_TYPES: tuple[type, ...] = (Swap, Gesture, CallKemps, CallStopKemps, CallDoubleKemps, SayStalled, Object, Wait)
+#: The intents that are calls, and the call each one speaks.
+CALL_INTENTS: dict[type, CallKind] = {CallKemps: CallKind.KEMPS, CallStopKemps: CallKind.STOP_KEMPS,
+                                      CallDoubleKemps: CallKind.DOUBLE_KEMPS}

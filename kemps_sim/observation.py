@@ -1,21 +1,21 @@
-"""What one seat may see: the observer that builds an agent's view of the round.
+"""What one seat may see: an agent's live, read-only view of the round's state.
 
-The engine keeps the public side of the table in a :class:`PublicTable` (middle, public log, who last swapped
-when, standings) and each seat's private side in its own hand and percept lists. An :class:`Observation` holds
-references to exactly those, never to the table state, so an agent cannot reach another player's hand. It is a
-live read-only view: it costs nothing to hand out and always shows the present.
+An :class:`Observation` reads the :class:`~kemps_sim.state.RoundState` as it is now (nothing is copied, so it costs
+nothing to hand out and always shows the present), and shows only what the seat may know: its own hand, percepts
+and private events, and the public side of the table (middle, public log, who swapped when, standings).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import Any, overload
 
 from kemps_sim.gestures import DEFAULT_REPERTOIRE, Repertoire
 from kemps_sim.perception import Attention, Perceiver, Percept
 from kemps_sim.profiles import DEFAULT_PROFILE, PlayerProfile
 from kemps_sim.rules import Rules
+from kemps_sim.seating import opponents, pair_of, partner
+from kemps_sim.state import RoundState
 from kemps_sim.trace import TraceEvent
 
 
@@ -41,57 +41,28 @@ class ReadOnlyList(Sequence):
         return f"ReadOnlyList({self._items!r})"
 
 
-@dataclass
-class PublicTable:
-    """Everything every player can see, kept up to date by the engine."""
-
-    rules: Rules
-    dealer: int
-    round_index: int
-    signals_allowed: tuple[str, ...]
-    middle: list[int]
-    standings_letters: tuple[int, ...]
-    standings_points: tuple[int, ...]
-    standings_rounds_won: tuple[int, ...]
-    log: list[TraceEvent] = field(default_factory=list)
-    last_swap: list[float] = field(default_factory=list)
-    swaps_made: list[int] = field(default_factory=list)
-    middle_version: int = 0
-    refilling: bool = False
-    sweep_due: bool = False
-    playing: bool = False
-    pack_size: int = 0
-    stall_pending_until: float | None = None
-    stall_votes: int = 0
-    now: float = 0.0
-
-
 class Observation:
     """One seat's view: own hand, the middle, the public log, own percepts and memory, and the round's status.
 
     Agents read it; they never change it (their own ``memory`` dict excepted).
     """
 
-    __slots__ = ("_barred", "_hand", "_log", "_owed", "_perceiver", "_percepts", "_private", "_profile", "_public",
-                 "_repertoire", "memory", "pair", "partner", "seat", "signal")
+    __slots__ = ("_hand", "_log", "_perceiver", "_percepts", "_private", "_profile", "_repertoire", "_state",
+                 "memory", "pair", "partner", "seat")
 
-    def __init__(self, seat: int, public: PublicTable, hand: list[int], owed: list[int], percepts: list[Percept],
-                 barred: set[int], signal: str, memory: dict[str, Any], private: list[TraceEvent], *,
+    def __init__(self, seat: int, state: RoundState, memory: dict[str, Any] | None = None, *,
                  profile: PlayerProfile = DEFAULT_PROFILE, perceiver: Perceiver | None = None,
                  repertoire: Repertoire = DEFAULT_REPERTOIRE) -> None:
-        n = public.rules.players
+        n = state.rules.players
         self.seat = seat
-        self.partner = (seat + n // 2) % n
-        self.pair = seat % (n // 2)
-        self.signal = signal
-        self.memory = memory
-        self._public = public
-        self._hand = hand
-        self._owed = owed
-        self._percepts = ReadOnlyList(percepts)
-        self._log = ReadOnlyList(public.log)
-        self._barred = barred
-        self._private = ReadOnlyList(private)
+        self.partner = partner(n, seat)
+        self.pair = pair_of(n, seat)
+        self.memory = memory if memory is not None else {}
+        self._state = state
+        self._hand = state.table.hands[seat]
+        self._percepts = ReadOnlyList(state.percepts[seat])
+        self._log = ReadOnlyList(state.log)
+        self._private = ReadOnlyList(state.private[seat])
         self._profile = profile
         self._perceiver = perceiver
         self._repertoire = repertoire
@@ -105,7 +76,7 @@ class Observation:
     @property
     def owed(self) -> int:
         """Cards the seat has put down and must still pick up (``multi_drop_first``)."""
-        return self._owed[self.seat]
+        return self._state.table.owed[self.seat]
 
     @property
     def percepts(self) -> Sequence[Percept]:
@@ -120,7 +91,7 @@ class Observation:
     @property
     def barred_from_stop(self) -> bool:
         """Whether this seat may no longer call Stop Kemps this round (003's penalty for a wrong one)."""
-        return self.seat in self._barred
+        return self.seat in self._state.barred
 
     @property
     def profile(self) -> PlayerProfile:
@@ -136,48 +107,48 @@ class Observation:
     # Public side ----------------------------------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
-        return self._public.rules
+        return self._state.rules
 
     @property
     def now(self) -> float:
         """Simulated seconds since the round began."""
-        return self._public.now
+        return self._state.clock.now
 
     @property
     def dealer(self) -> int:
-        return self._public.dealer
+        return self._state.dealer
 
     @property
     def round_index(self) -> int:
-        return self._public.round_index
+        return self._state.round_index
 
     @property
     def middle(self) -> tuple[int, ...]:
         """The face-up middle cards (empty while the dealer refills it)."""
-        return tuple(self._public.middle)
+        return tuple(self._state.table.middle)
 
     @property
     def middle_version(self) -> int:
         """A counter that changes whenever the middle changes."""
-        return self._public.middle_version
+        return self._state.middle_version
 
     @property
     def refilling(self) -> bool:
-        return self._public.refilling
+        return self._state.table.refilling
 
     @property
     def sweep_due(self) -> bool:
         """Whether the dealer is about to sweep or is refilling (no cards may be put down meanwhile)."""
-        return self._public.sweep_due
+        return self._state.sweep_due
 
     @property
     def playing(self) -> bool:
         """Whether swapping is open (after the start of play, before the round ends)."""
-        return self._public.playing
+        return self._state.playing
 
     @property
     def pack_size(self) -> int:
-        return self._public.pack_size
+        return len(self._state.table.pack)
 
     @property
     def log(self) -> Sequence[TraceEvent]:
@@ -187,29 +158,29 @@ class Observation:
     @property
     def last_swap(self) -> tuple[float, ...]:
         """When each seat last swapped (−inf if never this round): stillness is a tell."""
-        return tuple(self._public.last_swap)
+        return tuple(self._state.last_swap)
 
     @property
     def swaps_made(self) -> tuple[int, ...]:
         """How many swaps each seat has made this round."""
-        return tuple(self._public.swaps_made)
+        return tuple(self._state.swaps_made)
 
     @property
     def stall_pending_until(self) -> float | None:
         """End of the objection window of a pending "stalled", if one is pending."""
-        return self._public.stall_pending_until
+        return self._state.stall_pending_until
 
     @property
     def letters(self) -> tuple[int, ...]:
-        return self._public.standings_letters
+        return self._state.standings.letters
 
     @property
     def points(self) -> tuple[int, ...]:
-        return self._public.standings_points
+        return self._state.standings.points
 
     @property
     def rounds_won(self) -> tuple[int, ...]:
-        return self._public.standings_rounds_won
+        return self._state.standings.rounds_won
 
     @property
     def repertoire(self) -> Repertoire:
@@ -220,10 +191,14 @@ class Observation:
     @property
     def signals_allowed(self) -> tuple[str, ...]:
         """Gestures a pair may use as its signal under the rules' ``signal_modality``."""
-        return self._public.signals_allowed
+        return self._state.signals_allowed
 
     @property
     def opponents(self) -> tuple[int, ...]:
         """Every seat not of this seat's pair, in seat order."""
-        n = self._public.rules.players
-        return tuple(s for s in range(n) if s % (n // 2) != self.pair)
+        return opponents(self._state.rules.players, self.seat)
+
+    @property
+    def signal(self) -> str:
+        """The signal the seat's pair agreed for this round."""
+        return self._state.signals[self.pair]

@@ -8,15 +8,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from kemps_sim import trace
+from kemps_sim.results import MATCH_TABLES, MatchResult
 from kemps_sim.trace import CallHeard, Gestured, HandFour, Perceived, RaceLost, Refilled, StallSaid, Swapped, Swept
-
-if TYPE_CHECKING:
-    from kemps_sim.engine.match import MatchResult
 
 NAN = math.nan
 #: The columns of the events table: the row's place, then every field of every event type, in the trace's order.
@@ -169,7 +166,7 @@ def events_table(result: MatchResult) -> pd.DataFrame:
 
 def tables(results: Iterable[MatchResult], events: bool = False) -> dict[str, pd.DataFrame]:
     """The tables of many matches stacked: ``pairs``, ``rounds``, ``calls``, ``fours`` (and ``events`` if asked)."""
-    makers = {"pairs": pairs_table, "rounds": rounds_table, "calls": calls_table, "fours": fours_table}
+    makers = dict(zip(MATCH_TABLES, (pairs_table, rounds_table, calls_table, fours_table), strict=True))
     if events:
         makers["events"] = events_table
     collected: dict[str, list[pd.DataFrame]] = {name: [] for name in makers}

@@ -2,6 +2,9 @@
 
 The sources disagree on purpose; each disagreement is a knob here and each source is a named preset
 (see :mod:`kemps_sim.presets`). A :class:`Rules` holds no time and no randomness: it only says what is allowed.
+
+This module knows nothing of presets: :mod:`kemps_sim.presets` is built on it, and rules from a preset name, a
+mapping naming a ``preset`` or a TOML file come from :func:`kemps_sim.presets.load_rules`.
 """
 
 from __future__ import annotations
@@ -99,7 +102,8 @@ class Rules:
     pack_exhausted: PackExhausted = _knob("reshuffle_discards", KnobSpec(
         "choice", "what happens when the pack runs out", choices=_choices(PackExhausted)))
     dealer_rotation: DealerRotation = _knob("left", KnobSpec(
-        "choice", "who deals the next round", choices=_choices(DealerRotation)))
+        "choice", "who deals the next round: the same dealer, the player on the dealer's left, or a new dealer "
+        "drawn at random among the other seats", choices=_choices(DealerRotation)))
     sweeper: Sweeper = _knob("dealer", KnobSpec(
         "choice", "who sweeps the middle and lays the fresh cards: the dealer, or any player (the first to act)",
         choices=_choices(Sweeper)))
@@ -192,30 +196,6 @@ class Rules:
     def pairs(self) -> int:
         """Number of partnerships at the table."""
         return self.players // 2
-
-    # Construction ---------------------------------------------------------------------------------------------
-    @classmethod
-    def from_preset(cls, name: str = "standard", **overrides: Any) -> Rules:
-        """The rules of a named preset, with any knob overridden (a preset is a default, not a cage)."""
-        from kemps_sim.presets import resolve
-
-        return resolve(name, overrides).rules
-
-    @classmethod
-    def from_mapping(cls, data: Mapping[str, Any]) -> Rules:
-        """Rules from a mapping of knobs, optionally naming a base ``preset`` whose knobs it overrides."""
-        from kemps_sim.presets import resolve
-
-        data = dict(data)
-        preset = data.pop("preset", "standard")
-        if not isinstance(preset, str):
-            raise ConfigError(f"rules.preset = {_show(preset)}: must be a preset name (a string)")
-        return resolve(preset, data).rules
-
-    @classmethod
-    def from_toml(cls, path: str | Path) -> Rules:
-        """Rules from a TOML file: knobs at the top level or under ``[rules]``, and an optional ``preset``."""
-        return cls.from_mapping(read_rules_toml(path))
 
     def as_dict(self) -> dict[str, Any]:
         """Every knob with its resolved value, in declaration order."""

@@ -1,9 +1,10 @@
 """Judging and scoring calls, keeping standings, and deciding when a match is over and who won.
 
 Everything here is a pure function of the rules, the call and the hands at the moment of the call: no time, no
-randomness. The engine decides *when* a call happens and who is barred; this module decides what it was worth.
+randomness. The engine decides *when* a call happens; this module decides what it was worth, whether it ends the
+round, what is shown and who is barred.
 
-Seats run 0..n-1; the partner of seat ``s`` sits at ``(s + n//2) % n`` and its pair is ``s % (n//2)``.
+Seats run 0..n-1; partners and pairs are :mod:`kemps_sim.seating`'s.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from scipy.stats import rankdata
 from kemps_sim.cards import is_four_of_a_kind
 from kemps_sim.errors import IllegalMove
 from kemps_sim.rules import Rules
+from kemps_sim.seating import pair_of, pair_seats, partner
 
 LETTERS = "KEMPS"
 
@@ -44,7 +46,6 @@ class Outcome(StrEnum):
 
 
 _RIGHT = frozenset({Outcome.KEMPS_RIGHT, Outcome.STOP_RIGHT, Outcome.DOUBLE_RIGHT})
-_BAD_STOP = frozenset({Outcome.STOP_WRONG, Outcome.STOP_INEFFECTIVE})
 _NO_CALL = frozenset({Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT})
 
 
@@ -76,7 +77,12 @@ class ScoreDelta:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The judged call: whether it was right, what the table (or only the caller) sees, and its score."""
+    """The judged call: whether it was right, what the table (or only the caller) sees, and its score.
+
+    ``revealed`` are the seats whose hands the table sees if the round (or the match) ends on this call; while
+    play goes on the table sees none. ``shown_to_caller`` is the accused who shows two cards to the caller alone
+    (003's penalty) and ``barred`` the caller who may not call Stop Kemps again this round.
+    """
 
     call: Call
     outcome: Outcome
@@ -118,16 +124,6 @@ def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 
 # Seats and pairs -------------------------------------------------------------------------------------------
-def partner(rules: Rules, seat: int) -> int:
-    """The seat across the table from ``seat``."""
-    return (seat + rules.pairs) % rules.players
-
-
-def pair_of(rules: Rules, seat: int) -> int:
-    """The pair that ``seat`` plays in."""
-    return seat % rules.pairs
-
-
 def _check_seat(rules: Rules, name: str, seat: object) -> None:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
         raise IllegalMove(f"call.{name} = {seat!r}: not a seat; allowed seats are 0 to {rules.players - 1}")
@@ -140,13 +136,13 @@ def allowed_stop_targets(rules: Rules, caller: int) -> tuple[int, ...]:
     qualify, which at 4 and 6 players is every other pair and at 8 leaves out the pair sitting opposite.
     """
     _check_seat(rules, "caller", caller)
-    own = pair_of(rules, caller)
+    n = rules.players
     if rules.stop_kemps_targets == "adjacent_pairs":
-        pairs = {pair_of(rules, (caller + step) % rules.players) for step in (-1, 1)}
+        pairs = {pair_of(n, (caller + step) % n) for step in (-1, 1)}
     else:
         pairs = set(range(rules.pairs))
-    pairs.discard(own)
-    return tuple(s for s in range(rules.players) if pair_of(rules, s) in pairs)
+    pairs.discard(pair_of(n, caller))
+    return tuple(sorted(seat for pair in pairs for seat in pair_seats(n, pair)))
 
 
 def check_call(rules: Rules, call: Call) -> None:
@@ -168,23 +164,31 @@ def check_call(rules: Rules, call: Call) -> None:
     if call.accused is None:
         raise IllegalMove(f"call.accused = None: a Stop Kemps must name an accused seat; {allowed}")
     _check_seat(rules, "accused", call.accused)
-    if pair_of(rules, call.accused) == pair_of(rules, call.caller):
+    n = rules.players
+    if pair_of(n, call.accused) == pair_of(n, call.caller):
         raise IllegalMove(f"call.accused = {call.accused}: seat {call.accused} is in the caller's own pair "
-                          f"{pair_of(rules, call.caller)}; {allowed}")
+                          f"{pair_of(n, call.caller)}; {allowed}")
     if call.accused not in targets:
-        raise IllegalMove(f"call.accused = {call.accused}: pair {pair_of(rules, call.accused)} does not sit "
+        raise IllegalMove(f"call.accused = {call.accused}: pair {pair_of(n, call.accused)} does not sit "
                           f"next to the caller (rules.stop_kemps_targets = 'adjacent_pairs'); {allowed}")
 
 
 # Judging ---------------------------------------------------------------------------------------------------
 def judge(rules: Rules, call: Call, hands: Sequence[Sequence[int]]) -> Verdict:
-    """Judge a legal call against the hands as they are at the moment of the call, and score it."""
+    """Judge a legal call against the hands as they are at the moment of the call, and score it.
+
+    A right call ends the round. A wrong one ends it too under ``wrong_call_ends_round``; when play goes on
+    instead, 003's penalty shows two cards of the accused to the accuser alone and bars the accuser from Stop
+    Kemps. A Stop Kemps on a pair holding a Double (``STOP_INEFFECTIVE``) follows ``stop_against_double``:
+    ``like_wrong_stop`` as a wrong Stop Kemps; ``play_on`` scored while play goes on, nobody barred and nothing
+    shown to anyone; ``ends_round`` scored and ending the round, hands shown as for any Stop Kemps.
+    """
     check_call(rules, call)
-    if len(hands) != rules.players:
-        raise ValueError(f"hands: got {len(hands)} hands, the table has {rules.players} players")
+    n = rules.players
+    if len(hands) != n:
+        raise ValueError(f"hands: got {len(hands)} hands, the table has {n} players")
     has = [is_four_of_a_kind(h) for h in hands]
-    mate = partner(rules, call.caller)
-    shown_to_caller: int | None = None
+    mate = partner(n, call.caller)
     if call.kind == CallKind.KEMPS:
         outcome = Outcome.KEMPS_RIGHT if has[mate] else Outcome.KEMPS_WRONG
         revealed: tuple[int, ...] = (mate,)
@@ -193,26 +197,42 @@ def judge(rules: Rules, call: Call, hands: Sequence[Sequence[int]]) -> Verdict:
         revealed = tuple(sorted((call.caller, mate)))
     else:
         assert call.accused is not None
-        accused, accused_mate = call.accused, partner(rules, call.accused)
-        pair_seats = tuple(sorted((accused, accused_mate)))
-        revealed = (accused,) if rules.stop_kemps_reveals == "accused_player" else pair_seats
-        if rules.double_kemps and has[accused] and has[accused_mate]:
-            # The accused pair holds a Double: a Stop Kemps cannot catch it and counts as a wrong one.
+        accused = call.accused
+        revealed = (accused,) if rules.stop_kemps_reveals == "accused_player" else pair_seats(n, pair_of(n, accused))
+        if rules.double_kemps and has[accused] and has[partner(n, accused)]:
+            # The accused pair holds a Double: a Stop Kemps cannot catch it.
             outcome = Outcome.STOP_INEFFECTIVE
         else:
             outcome = Outcome.STOP_RIGHT if any(has[s] for s in revealed) else Outcome.STOP_WRONG
-        if outcome in _BAD_STOP and _penalty_003(rules):
-            # Only the accuser gets a look (at two different cards); the table sees nothing.
-            revealed, shown_to_caller = (), accused
-    right = outcome in _RIGHT
-    barred = call.caller if outcome in _BAD_STOP and _penalty_003(rules) else None
-    return Verdict(call=call, outcome=outcome, right=right, revealed=revealed,
-                   shown_to_caller=shown_to_caller, ends_round=right or rules.wrong_call_ends_round,
-                   barred=barred, delta=score(rules, call, outcome))
+    ends = ends_round(rules, outcome)
+    shown_to_caller: int | None = None
+    barred: int | None = None
+    if outcome is Outcome.STOP_INEFFECTIVE and rules.stop_against_double == "play_on":
+        revealed = ()  # the accusation bounces off: nobody sees anything, nobody is barred
+    elif stop_penalty_applies(rules, outcome):
+        # Only the accuser gets a look (at two different cards); the table sees nothing; the accuser is barred.
+        revealed, shown_to_caller, barred = (), call.accused, call.caller
+    return Verdict(call=call, outcome=outcome, right=outcome in _RIGHT, revealed=revealed,
+                   shown_to_caller=shown_to_caller, ends_round=ends, barred=barred,
+                   delta=score(rules, call, outcome))
 
 
-def _penalty_003(rules: Rules) -> bool:
-    return not rules.wrong_call_ends_round and rules.wrong_stop_penalty_003 is True
+def ends_round(rules: Rules, outcome: Outcome) -> bool:
+    """Whether a call judged ``outcome`` ends the round under these rules."""
+    if outcome in _RIGHT or outcome in _NO_CALL:
+        return True
+    if outcome is Outcome.STOP_INEFFECTIVE and rules.stop_against_double != "like_wrong_stop":
+        return rules.stop_against_double == "ends_round"
+    return rules.wrong_call_ends_round
+
+
+def stop_penalty_applies(rules: Rules, outcome: Outcome) -> bool:
+    """Whether 003's penalty follows a call judged ``outcome``: play goes on, the accused shows two cards to the
+    accuser alone, and the accuser may not call Stop Kemps again this round."""
+    if rules.wrong_call_ends_round or rules.wrong_stop_penalty_003 is not True:
+        return False
+    return outcome is Outcome.STOP_WRONG or (outcome is Outcome.STOP_INEFFECTIVE
+                                             and rules.stop_against_double == "like_wrong_stop")
 
 
 # Scoring ---------------------------------------------------------------------------------------------------
@@ -225,13 +245,14 @@ def score(rules: Rules, call: Call, outcome: Outcome) -> ScoreDelta:
 
     Letters go to the pair in the wrong, points to the pair in the right; both tuples are always filled but
     only the one the rules score with is non-zero. Rounds won are recorded under every scoring mode as a
-    statistic, for calls that end the round; only ``rounds_won`` scoring ends the match on them.
+    statistic, for calls that end the round (see :func:`ends_round`); only ``rounds_won`` scoring ends the match
+    on them.
     """
     n = rules.pairs
     if outcome in _NO_CALL:
         return ScoreDelta.zero(n)
-    caller = pair_of(rules, call.caller)
-    accused = pair_of(rules, call.accused) if call.accused is not None else None
+    caller = pair_of(rules.players, call.caller)
+    accused = pair_of(rules.players, call.accused) if call.accused is not None else None
     others = [p for p in range(n) if p != caller]
 
     letters: tuple[int, ...] = (0,) * n
@@ -260,11 +281,13 @@ def score(rules: Rules, call: Call, outcome: Outcome) -> ScoreDelta:
             Outcome.DOUBLE_WRONG: _to(n, 2, gainers),
         }[outcome]
 
+    # A round is won by the caller's pair on a right call, and on a wrong call that ends it by every pair but the
+    # wrong caller's (with two pairs, the other one).
     rounds_won: tuple[int, ...] = (0,) * n
     if outcome in _RIGHT:
         rounds_won = _to(n, 1, [caller])
-    elif rules.wrong_call_ends_round:
-        rounds_won = _to(n, 1, [accused] if outcome in _BAD_STOP else others)
+    elif ends_round(rules, outcome):
+        rounds_won = _to(n, 1, others)
     return ScoreDelta(letters, points, rounds_won)
 
 

@@ -74,6 +74,21 @@ class TableState:
         self.middle_laid = MIDDLE_SIZE
         self.check()
 
+    @classmethod
+    def unchecked(cls, rules: Rules, hands: Sequence[Sequence[int]], middle: Sequence[int],
+                  pack: Sequence[int] = ()) -> TableState:
+        """A table set by hand with no conservation check: part of a table, as a test or an example shows it."""
+        table = cls.__new__(cls)
+        table.rules = rules
+        table.hands = [list(h) for h in hands]
+        table.middle = list(middle)
+        table.pack = list(pack)
+        table.discard = []
+        table.owed = [0] * len(table.hands)
+        table.refilling = False
+        table.middle_laid = MIDDLE_SIZE
+        return table
+
     # The deal ---------------------------------------------------------------------------------------------
     @classmethod
     def deal(cls, rules: Rules, rng: np.random.Generator, dealer: int = 0,
@@ -125,7 +140,7 @@ class TableState:
         """Every swap the ``swap`` knob allows the seat now (empty under ``multi_drop_first``)."""
         if self.rules.swap == "multi_drop_first":
             return []
-        sizes = (1,) if self.rules.swap == "one_for_one" else range(1, HAND_SIZE + 1)
+        sizes = swap_sizes(self.rules)
         hand, middle = self.hands[seat], self.middle
         return [Swap(give, take) for k in sizes
                 for give in combinations(hand, k) for take in combinations(middle, k)]
@@ -148,14 +163,9 @@ class TableState:
         self._check_seat(seat)
         if self.rules.swap == "multi_drop_first":
             raise IllegalMove("swap: under swap = 'multi_drop_first' a swap is drop() then pick()")
-        if self.rules.swap == "one_for_one" and (len(give) != 1 or len(take) != 1):
-            raise IllegalMove(f"swap give={hand_text(give)!r} take={hand_text(take)!r}: under swap = "
-                              "'one_for_one' exactly one card goes each way")
-        if len(give) != len(take) or not give:
-            raise IllegalMove(f"swap give={hand_text(give)!r} take={hand_text(take)!r}: must move as many "
-                              "cards each way, at least one")
-        self._check_subset("give", give, self.hands[seat], f"seat {seat}'s hand")
-        self._check_subset("take", take, self.middle, "the middle")
+        problem = swap_problem(self.rules, seat, self.hands[seat], self.middle, 0, give, take)
+        if problem is not None:
+            raise IllegalMove(f"swap give={hand_text(give)!r} take={hand_text(take)!r}: {problem}")
         hand, middle = self.hands[seat], self.middle
         for out, into in zip(give, take, strict=True):
             hand[hand.index(out)] = into
@@ -168,9 +178,9 @@ class TableState:
             raise IllegalMove(f"drop: only under swap = 'multi_drop_first' (here {self.rules.swap!r})")
         if self.owed[seat]:
             raise IllegalMove(f"drop by seat {seat}: it must first pick up the {self.owed[seat]} card(s) owed")
-        if not give:
-            raise IllegalMove(f"drop by seat {seat}: must put down at least one card")
-        self._check_subset("give", give, self.hands[seat], f"seat {seat}'s hand")
+        problem = swap_problem(self.rules, seat, self.hands[seat], self.middle, self.owed[seat], give, ())
+        if problem is not None:
+            raise IllegalMove(f"drop by seat {seat}: {problem}")
         hand = self.hands[seat]
         for card in give:
             hand.remove(card)
@@ -180,12 +190,11 @@ class TableState:
     def pick(self, seat: int, take: Sequence[int]) -> None:
         """Under ``multi_drop_first``: pick up exactly as many middle cards as were dropped."""
         self._check_seat(seat)
-        if len(take) != self.owed[seat]:
-            raise IllegalMove(f"pick by seat {seat} of {len(take)} card(s): must pick exactly the "
-                              f"{self.owed[seat]} owed")
-        if not take:
+        if not self.owed[seat]:
             raise IllegalMove(f"pick by seat {seat}: nothing is owed")
-        self._check_subset("take", take, self.middle, "the middle")
+        problem = swap_problem(self.rules, seat, self.hands[seat], self.middle, self.owed[seat], (), take)
+        if problem is not None:
+            raise IllegalMove(f"pick by seat {seat} of {len(take)} card(s): {problem}")
         for card in take:
             self.middle.remove(card)
         self.hands[seat].extend(take)
@@ -274,13 +283,38 @@ class TableState:
         if self.refilling:
             raise IllegalMove(f"{move}: the middle is being refilled")
 
-    @staticmethod
-    def _check_subset(name: str, chosen: Sequence[int], pool: Sequence[int], where: str) -> None:
+
+def swap_sizes(rules: Rules) -> range:
+    """How many cards one swap may move each way under the ``swap`` knob."""
+    return range(1, 2) if rules.swap == "one_for_one" else range(1, HAND_SIZE + 1)
+
+
+def swap_problem(rules: Rules, seat: int, hand: Sequence[int], middle: Sequence[int], owed: int,
+                 give: Sequence[int], take: Sequence[int]) -> str | None:
+    """Why the rules forbid ``seat``, holding ``hand`` and owing ``owed`` picks, to give ``give`` for ``take`` from
+    ``middle`` now, or None if they allow it: the one statement of swap legality, used by :class:`TableState`, the
+    engine's intent check and :meth:`TableState.legal_swaps`. Under ``multi_drop_first`` a put-down alone is
+    ``take = ()`` and the pick that finishes it ``give = ()``."""
+    if owed:
+        if give:
+            return f"it must first pick up the {owed} card(s) owed"
+        if len(take) != owed:
+            return f"must pick exactly the {owed} owed"
+    elif rules.swap == "multi_drop_first" and not take:
+        if not give:
+            return "must put down at least one card"
+    elif rules.swap == "one_for_one" and (len(give), len(take)) != (1, 1):
+        return "under swap = 'one_for_one' exactly one card goes each way"
+    elif len(give) != len(take) or len(give) not in swap_sizes(rules):
+        return f"must move as many cards each way, at least one and at most {HAND_SIZE}"
+    for name, chosen, pool, where in (("give", give, hand, f"seat {seat}'s hand"), ("take", take, middle,
+                                                                                    "the middle")):
         if len(set(chosen)) != len(chosen):
-            raise IllegalMove(f"{name} = {hand_text(chosen)!r}: names a card twice")
+            return f"{name} = {hand_text(chosen)!r}: names a card twice"
         missing = [c for c in chosen if c not in pool]
         if missing:
-            raise IllegalMove(f"{name} = {hand_text(chosen)!r}: {hand_text(missing)} not in {where}")
+            return f"{name} = {hand_text(chosen)!r}: {hand_text(missing)} not in {where}"
+    return None
 
 
 def dealing_order(players: int, dealer: int) -> list[int]:

@@ -164,7 +164,7 @@ class Revealed(NamedTuple):
 
 
 class Scored(NamedTuple):
-    """What a call added per pair, and the standings after it."""
+    """What a call added to each pair (letters, points and rounds won), as the call was scored."""
 
     time: float
     letters: tuple[int, ...]

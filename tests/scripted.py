@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+
 from kemps_sim.agent import BaseAgent
 from kemps_sim.intents import (
     CallDoubleKemps,
@@ -144,3 +148,43 @@ def force_hand(table, seat: int, wanted: list[int]) -> None:
                 hand[slot] = card
                 break
     table.check()
+
+
+class Scripted(BaseAgent):
+    """Plays a script: ``script[r]`` lists the ``(seconds after play started, intent)`` to make in round ``r``, in
+    order; ``signals[r]`` is the pair's signal for round ``r`` when this seat chooses it (the pair's first seat;
+    past the end the last one is kept; empty: :class:`BaseAgent`'s default). Between scripted moments it waits
+    until the next one is due; it never swaps, so the hands stay as dealt."""
+
+    name = "scripted"
+
+    def __init__(self, script: Sequence[Sequence[tuple[float, Intent]]] = (), signals: Sequence[str] = ()):
+        self.script = script
+        self.signals = signals
+
+    def start_match(self, seat: int, players: int, rng: np.random.Generator) -> None:
+        super().start_match(seat, players, rng)
+        self.asked = 0  # choose_signal is asked once before every round (its view shows the previous round)
+        self.done: dict[int, int] = {}  # round index -> scripted intents made in it
+
+    def choose_signal(self, obs: Observation) -> str:
+        index, self.asked = self.asked, self.asked + 1
+        if not self.signals:
+            return super().choose_signal(obs)
+        return self.signals[min(index, len(self.signals) - 1)]
+
+    def decide(self, obs: Observation) -> Intent:
+        if not obs.playing:
+            return Wait()
+        index = obs.round_index
+        actions = self.script[index] if index < len(self.script) else ()
+        done = self.done.get(index, 0)
+        if done >= len(actions):
+            return Wait()
+        at, intent = actions[done]
+        started = next((e.time for e in obs.log if type(e) is PlayStarted), 0.0)
+        elapsed = obs.now - started
+        if elapsed < at:
+            return Wait(timeout=at - elapsed)
+        self.done[index] = done + 1
+        return intent

@@ -11,7 +11,8 @@ from agents.watcher import Watcher
 from kemps_sim import load_rules, simulate_match
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import cards, rank_of
-from kemps_sim.observation import Observation, PublicTable
+from kemps_sim.observation import Observation
+from kemps_sim.state import RoundState
 from kemps_sim.trace import CallHeard, Gestured, PlayStarted, Refilled, Swapped, Swept
 
 RULES = load_rules("standard")
@@ -20,10 +21,10 @@ SEVEN, KING, THREE, NINE = (rank_of(cards(name)[0]) for name in ("7S", "KS", "3S
 
 def view(hand: str, middle: str, log: list, seat: int = 0) -> Observation:
     """Seat ``seat``'s observation of a hand-made table whose public log is ``log`` (a live list: extend it)."""
-    public = PublicTable(rules=RULES, dealer=1, round_index=0, signals_allowed=("ear", "nose"), middle=cards(middle),
-                         standings_letters=(0, 0), standings_points=(0, 0), standings_rounds_won=(0, 0), log=log,
-                         last_swap=[float("-inf")] * 4, swaps_made=[0] * 4, playing=True)
-    return Observation(seat, public, cards(hand), [0] * 4, [], set(), "ear", {}, [])
+    hands = [cards(hand) if s == seat else [] for s in range(RULES.players)]
+    state = RoundState.sketch(RULES, hands=hands, middle=cards(middle), log=log, dealer=1)
+    state.signals = ("ear",) * RULES.pairs
+    return Observation(seat, state)
 
 
 def sweep(t: float, fresh: str) -> list:

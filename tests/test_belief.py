@@ -21,9 +21,10 @@ from kemps_sim.belief.prior import CERTAIN, ELAPSED_BOUNDS, IMPOSSIBLE, STILL_BO
 from kemps_sim.belief.tracking import MIXED, HeardCall, TableReader
 from kemps_sim.cards import cards
 from kemps_sim.gestures import DEFAULT_REPERTOIRE
-from kemps_sim.observation import Observation, PublicTable
+from kemps_sim.observation import Observation
 from kemps_sim.perception import Attention, Observer, Percept, hit_probability
 from kemps_sim.scoring import Call, CallKind, Outcome, score
+from kemps_sim.state import RoundState
 from kemps_sim.trace import CallHeard, PlayStarted, Revealed, Swapped, Swept
 
 RULES = load_rules("standard")
@@ -31,19 +32,17 @@ RULES = load_rules("standard")
 
 def view(hand: str, middle: str, log: list, seat: int = 0, percepts: list | None = None, now: float = 10.0,
          attention: Attention | None = None) -> Observation:
-    public = PublicTable(rules=RULES, dealer=1, round_index=0, signals_allowed=DEFAULT_REPERTOIRE.names,
-                         middle=cards(middle), standings_letters=(0, 0), standings_points=(0, 0),
-                         standings_rounds_won=(0, 0), log=log, last_swap=[float("-inf")] * 4, swaps_made=[0] * 4,
-                         playing=True, now=now)
-    obs = Observation(seat, public, cards(hand), [0] * 4, percepts if percepts is not None else [], set(), "ear", {},
-                      [])
-    if attention is not None:
-        from kemps_sim.profiles import PlayerProfile
+    hands = [cards(hand) if s == seat else [] for s in range(RULES.players)]
+    state = RoundState.sketch(RULES, hands=hands, middle=cards(middle), log=log, now=now, dealer=1,
+                              signals_allowed=DEFAULT_REPERTOIRE.names)
+    state.signals = ("ear",) * RULES.pairs
+    if percepts is not None:
+        state.percepts[seat] = percepts
+    if attention is None:
+        return Observation(seat, state)
+    from kemps_sim.profiles import PlayerProfile
 
-        profile = PlayerProfile(attention=attention)
-        obs = Observation(seat, public, cards(hand), [0] * 4, percepts if percepts is not None else [], set(),
-                          "ear", {}, [], profile=profile)
-    return obs
+    return Observation(seat, state, profile=PlayerProfile(attention=attention))
 
 
 def took(t: float, seat: int, gave: str, take: str) -> Swapped:
@@ -127,7 +126,7 @@ def test_belief_of_a_partner_rises_with_its_signal_and_its_evidence_fades_with_s
     assert quiet < 0.2 < 0.9 < loud
     # the likelihood ratio alone (the prior moves with time too): one percept, then silence
     at_once = belief.ratio(obs, 2)
-    obs._public.now = 60.0
+    obs._state.clock.now = 60.0
     hits = belief.hits(obs, 2)["ear"]
     assert belief.ratio(obs, 2) == pytest.approx(at_once * math.exp(-belief.signal_rate * hits * 57.0), rel=1e-9)
 
@@ -136,11 +135,9 @@ def test_a_wrong_call_while_play_goes_on_settles_only_the_hands_it_showed():
     rules = load_rules("kems")  # play goes on after a wrong call; both of an accused pair are checked
     log: list = [PlayStarted(0.0, 1, ()), took(1.0, 1, "2C", "9H"), took(1.5, 3, "3C", "9D"),
                  took(2.0, 2, "4C", "9S")]
-    public = PublicTable(rules=rules, dealer=1, round_index=0, signals_allowed=DEFAULT_REPERTOIRE.names,
-                         middle=cards("2C 3C 4C 7H"), standings_letters=(0, 0), standings_points=(0, 0),
-                         standings_rounds_won=(0, 0), log=log, last_swap=[float("-inf")] * 4, swaps_made=[0] * 4,
-                         playing=True, now=5.0)
-    obs = Observation(0, public, cards("KS KH 4D 5C"), [0] * 4, [], set(), "ear", {}, [])
+    state = RoundState.sketch(rules, hands=[cards("KS KH 4D 5C"), [], [], []], middle=cards("2C 3C 4C 7H"), log=log,
+                              now=5.0, dealer=1, signals_allowed=DEFAULT_REPERTOIRE.names)
+    obs = Observation(0, state)
     belief = Belief(0, 4, np.random.default_rng(0))
     belief.refresh(obs)
     log.append(CallHeard(4.0, 0, "kemps", -1, "kemps_wrong", False, 3.6, False, ""))  # my wrong Kemps on seat 2
@@ -151,8 +148,8 @@ def test_a_wrong_call_while_play_goes_on_settles_only_the_hands_it_showed():
     belief.refresh(obs)
     assert belief.floor[1] == belief.floor[3] == 4.5
     log.append(took(6.0, 2, "9S", "7H"))  # seat 2 swaps (for sevens now): it may hold four again
-    obs._public.middle[:] = cards("2C 3C 4C 9S")
-    obs._public.now = 7.0
+    obs._state.table.middle[:] = cards("2C 3C 4C 9S")
+    obs._state.clock.now = 7.0
     belief.refresh(obs)
     assert belief.log_prior(obs, 2) > -60.0
 
@@ -164,7 +161,7 @@ def test_stop_kemps_is_right_as_the_rules_judge_it():
         odds = {1: 0.3, 3: 0.6}
         belief.probability = lambda obs, seat, odds=odds: odds[seat]  # the two holders' beliefs, given
         obs = view("KS KH 4D 5C", "2C 3C 6H 7H", [PlayStarted(0.0, 1, ())])
-        obs._public.rules = rules
+        obs._state.rules = rules
         # standard: the accused alone shows; german: either of the pair; kems: either, but not both (a Double)
         assert belief.stop_right(obs, 1) == pytest.approx(expected), preset
 

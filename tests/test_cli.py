@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from kemps_sim.cli import main
+from kemps_sim.presets import PRESETS
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
@@ -25,6 +26,50 @@ def test_rules_kems_shows_points_to_10_and_double_kems_on():
     assert lines["target_points"].split()[1] == "10"
     assert lines["double_kemps"].split()[1] == "on"
     assert "003" in lines["double_kemps"]
+
+
+def knob_lines(out: str) -> dict[str, str]:
+    """The knob lines of ``kemps-sim rules`` output, by knob."""
+    return {line.split()[0]: line for line in out.splitlines() if line.startswith("  ")}
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_rules_prints_the_source_words_of_every_preset_knob(name, capsys):
+    assert main(["rules", name]) == 0
+    out = capsys.readouterr().out
+    assert '"reading:" marks a value read where the source is silent or ambiguous' in out
+    lines = knob_lines(out)
+    for knob, entry in PRESETS[name].knobs.items():
+        line = lines[knob]
+        assert f"preset {name}: " in line
+        if entry.quote:
+            assert f'{PRESETS[name].source}: "{entry.quote}"' in line
+        if entry.gloss:
+            assert f"({entry.gloss})" in line
+        assert (f"preset {name}: reading: " in line) == entry.reading, line
+
+
+def test_rules_kems_shows_the_new_knobs_with_their_french_words(capsys):
+    assert main(["rules", "kems"]) == 0
+    lines = knob_lines(capsys.readouterr().out)
+    assert lines["sweeper"].split()[1] == "any_player"
+    assert '003: "Un joueur les « balaye » alors du jeu' in lines["sweeper"]
+    assert lines["redeal_until_clean"].split()[1] == "off"
+    assert '"puis en piocher respectivement 3 ou 4 autres" (then draw 3 or 4 others respectively)' in lines[
+        "redeal_until_clean"]
+    assert lines["stop_against_double"].split()[1] == "play_on"
+    assert "preset kems: reading: 003's case 5" in lines["stop_against_double"]
+    assert "inefficient face à un Double Kem’s" in lines["stop_against_double"]
+    assert lines["refill_opens"].split()[1:] == ["each_card", "default"]
+
+
+@pytest.mark.parametrize("name", ["german", "peanut_butter", "party"])
+def test_rules_refills_open_when_complete_in_000_and_001(name, capsys):
+    assert main(["rules", name]) == 0
+    line = knob_lines(capsys.readouterr().out)["refill_opens"]
+    assert line.split()[1] == "when_complete"
+    expected = "Dann wird wieder getauscht" if name != "party" else "Deal 4 more cards and repeat steps 3-4"
+    assert expected in line and "reading:" not in line
 
 
 def test_rules_nonsense_exits_2_with_one_line_listing_presets():

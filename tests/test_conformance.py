@@ -112,7 +112,7 @@ def test_an_illegal_swap_is_caught_with_the_engine_refusal():
         check_agent(IllegalSwap, **SMALL)
     message = str(caught.value)
     assert failed_checks(caught.value) == {"legal intents, no crash"}
-    assert "agent illegal_swap failed" in message and "not all in the seat's hand" in message
+    assert "agent illegal_swap failed" in message and "not in seat 0's hand" in message
     assert "[legal intents, no crash] standard, 4 players, seed 0, agent in every seat: agent illegal_swap at seat" \
         in message
     assert "agent in pair 0 against collector" in message

@@ -133,7 +133,7 @@ def test_two_decks_at_ten_players():
 
 @pytest.mark.parametrize(("value", "fragment"), [
     (None, "not an intent"),
-    ("foreign_card", "not all in the seat's hand"),
+    ("foreign_card", "not in seat 0's hand"),
     (Swap((0, 1), (2, 3)), "one_for_one"),
     (Gesture("wink"), "not in the repertoire"),
 ])

@@ -418,12 +418,12 @@ def test_play_timeline_under_json_keeps_stdout_pure_json(tmp_path, capsys):
     assert main(["play", "--seed", "3", "--json", "--timeline", str(target)]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["seed"] == 3
-    assert captured.err.strip() == f"timeline of round 0 written to {target}" and is_png(target)
+    assert captured.err.strip() == f"timeline of round 1 written to {target}" and is_png(target)
 
 
 @pytest.mark.parametrize(("extra", "fragment"), [
-    (["--round", "99"], "--round 99: the match had {rounds} round(s), numbered from 0 to {last}"),
-    (["--round", "-1"], "--round -1: must be a round number >= 0"),
+    (["--round", "99"], "--round 99: the match had {rounds} round(s), numbered from 1 to {rounds}"),
+    (["--round", "-1"], "--round -1: rounds are numbered from 1, as in the play-by-play"),
 ])
 def test_play_timeline_bad_round_exits_2_before_any_output(tmp_path, capsys, extra, fragment):
     rounds = len(simulate_match("standard", "collector", seed=3).rounds)  # what `play --seed 3` plays

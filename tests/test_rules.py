@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from kemps_sim import ConfigError, Rules, load_rules
-from kemps_sim.presets import PRESETS, resolve, resolve_any
+from kemps_sim.presets import PRESETS, KnobSource, resolve, resolve_any
 from kemps_sim.rules import knob_specs
 
 EXPECTED_PRESETS = {
@@ -52,9 +52,60 @@ def test_defaults_are_the_standard_preset():
 def test_every_preset_sets_only_real_knobs_and_documents_each():
     specs = knob_specs()
     for preset in PRESETS.values():
-        for knob, (_, note) in preset.knobs.items():
+        for knob, entry in preset.knobs.items():
             assert knob in specs
-            assert note.strip()
+            assert isinstance(entry, KnobSource)
+            if entry.reading:
+                assert entry.note.strip(), (preset.name, knob)  # a reading says what was read and why
+            else:
+                assert entry.quote.strip(), (preset.name, knob)  # a value from the source quotes its words
+            if entry.quote and preset.language != "en":
+                assert entry.gloss.strip(), (preset.name, knob)  # words not in English carry an English gloss
+
+
+@pytest.mark.parametrize(("preset", "knobs"), [
+    ("standard", {"sweeper": "dealer", "refill_opens": "each_card"}),
+    ("german", {"refill_opens": "when_complete", "sweeper": "dealer"}),
+    ("party", {"refill_opens": "when_complete", "sweeper": "dealer", "dealer_rotation": "random"}),
+    ("peanut_butter", {"refill_opens": "when_complete", "sweeper": "dealer"}),
+    ("kems", {"sweeper": "any_player", "redeal_until_clean": False, "stop_against_double": "play_on",
+              "refill_opens": "each_card"}),
+])
+def test_new_knobs_take_each_presets_source(preset, knobs):
+    rules = load_rules(preset)
+    assert {knob: getattr(rules, knob) for knob in knobs} == knobs
+
+
+@pytest.mark.parametrize(("preset", "knob", "fragments"), [
+    ("german", "refill_opens", ['000: "legt 4 neue Karten vom Ziehstapel offen hin. Dann wird wieder getauscht"',
+                                "(lays 4 new cards from the pack face up. Then swapping starts again)"]),
+    ("peanut_butter", "refill_opens", ["000: \"legt 4 neue Karten vom Ziehstapel offen hin. Dann wird wieder "
+                                       "getauscht\""]),
+    ("party", "refill_opens", ['001: "Deal 4 more cards and repeat steps 3-4"',
+                               "As soon as the fourth card is placed face-up"]),
+    ("party", "dealer_rotation", ['001: "If not, choose a new dealer to start a new round"']),
+    ("kems", "sweeper", ["003: \"Un joueur les « balaye » alors du jeu", "(a player then \"sweeps\" them"]),
+    ("kems", "redeal_until_clean", ['003: "puis en piocher respectivement 3 ou 4 autres"',
+                                    "(then draw 3 or 4 others respectively)"]),
+    ("kems", "stop_against_double", ["reading: ", "003: \"« Contre Kem’s ! », inefficient face à un Double Kem’s\"",
+                                      "(a \"Contre Kem's!\", ineffective against a Double Kem's)"]),
+])
+def test_origins_quote_the_source_for_the_new_knobs(preset, knob, fragments):
+    origin = resolve(preset).origins[knob]
+    assert origin.startswith(f"preset {preset}: ")
+    for fragment in fragments:
+        assert fragment in origin
+    said = not origin.startswith(f"preset {preset}: reading:")
+    assert said == (knob != "stop_against_double")
+
+
+def test_only_readings_are_marked_as_readings():
+    marked = {(name, knob) for name, preset in PRESETS.items() for knob in preset.knobs
+              if resolve(name).origins[knob].startswith(f"preset {name}: reading: ")}
+    assert marked == {(name, knob) for name, preset in PRESETS.items()
+                      for knob, entry in preset.knobs.items() if entry.reading}
+    assert ("kems", "stop_against_double") in marked and ("kems", "dealer_rotation") in marked
+    assert ("kems", "sweeper") not in marked and ("german", "refill_opens") not in marked
 
 
 def test_presets_are_defaults_not_cages():
@@ -90,14 +141,19 @@ def test_rules_are_frozen():
         Rules().players = 6  # type: ignore[misc]
 
 
-def test_from_mapping_and_toml(tmp_path):
-    assert Rules.from_mapping({"preset": "german", "players": 6}) == load_rules("german", players=6)
+def test_load_rules_from_mapping_and_toml(tmp_path):
+    assert load_rules({"preset": "german", "players": 6}) == load_rules("german", players=6)
     path = tmp_path / "t.toml"
     path.write_text('preset = "party"\nplayers = 8\ndouble_kemps = true\n')
-    assert Rules.from_toml(path) == load_rules("party", players=8, double_kemps=True)
+    assert load_rules(path) == load_rules(str(path)) == load_rules("party", players=8, double_kemps=True)
     nested = tmp_path / "n.toml"
     nested.write_text('[rules]\npreset = "kems"\ncall_words = ["Kent", "Stop Kent"]\n')
-    assert Rules.from_toml(nested).call_words == ("Kent", "Stop Kent")
+    assert load_rules(nested).call_words == ("Kent", "Stop Kent")
+    assert resolve_any(nested).origins["call_words"] == f"file {nested}"
+
+
+def test_rules_module_knows_nothing_of_presets():
+    assert not any(hasattr(Rules, name) for name in ("from_preset", "from_mapping", "from_toml"))
 
 
 def test_origins_name_preset_override_and_default():
@@ -154,16 +210,16 @@ def test_direct_construction_is_validated_too():
 
 def test_bad_toml_files(tmp_path):
     with pytest.raises(ConfigError, match="no such file"):
-        Rules.from_toml(tmp_path / "missing.toml")
+        load_rules(tmp_path / "missing.toml")
     broken = tmp_path / "broken.toml"
     broken.write_text("players = = 4\n")
     with pytest.raises(ConfigError, match="not valid TOML"):
-        Rules.from_toml(broken)
+        load_rules(broken)
     beside = tmp_path / "beside.toml"
     beside.write_text("players = 6\n[rules]\nswap = 'multi'\n")
     with pytest.raises(ConfigError, match="beside"):
-        Rules.from_toml(beside)
+        load_rules(beside)
     bad_preset = tmp_path / "bad_preset.toml"
     bad_preset.write_text("preset = 3\n")
     with pytest.raises(ConfigError, match="rules.preset = 3"):
-        Rules.from_toml(bad_preset)
+        load_rules(bad_preset)

@@ -70,6 +70,7 @@ SEATS = {4: {"C": 0, "P": 2, "A": 1, "Q": 3}, 6: {"C": 1, "P": 4, "A": 5, "Q": 2
 ROWS = {
     # row: (kind, who holds four of a kind, double_kemps on?, outcome,
     #       letters {4: .., 6: ..}, points {4: .., 6: ..}, rounds won {4: .., 6: ..})
+    # A round is won by the caller's pair on a right call and by every pair but the caller's on a wrong one.
     "kemps_right": (KEMPS, "P", False, Outcome.KEMPS_RIGHT,
                     {4: (0, 1), 6: (1, 0, 1)}, {4: (1, 0), 6: (0, 1, 0)}, {4: (1, 0), 6: (0, 1, 0)}),
     "kemps_wrong": (KEMPS, "", False, Outcome.KEMPS_WRONG,
@@ -77,10 +78,10 @@ ROWS = {
     "stop_right": (STOP, "A", False, Outcome.STOP_RIGHT,
                    {4: (0, 1), 6: (0, 0, 1)}, {4: (1, 0), 6: (0, 1, 0)}, {4: (1, 0), 6: (0, 1, 0)}),
     "stop_wrong": (STOP, "", False, Outcome.STOP_WRONG,
-                   {4: (1, 0), 6: (0, 1, 0)}, {4: (0, 1), 6: (0, 0, 1)}, {4: (0, 1), 6: (0, 0, 1)}),
+                   {4: (1, 0), 6: (0, 1, 0)}, {4: (0, 1), 6: (0, 0, 1)}, {4: (0, 1), 6: (1, 0, 1)}),
     "stop_against_double_ineffective": (STOP, "AQ", True, Outcome.STOP_INEFFECTIVE,
                                         {4: (1, 0), 6: (0, 1, 0)}, {4: (0, 1), 6: (0, 0, 1)},
-                                        {4: (0, 1), 6: (0, 0, 1)}),
+                                        {4: (0, 1), 6: (1, 0, 1)}),
     "double_right": (DOUBLE, "CP", True, Outcome.DOUBLE_RIGHT,
                      {4: (0, 2), 6: (2, 0, 2)}, {4: (2, 0), 6: (0, 2, 0)}, {4: (1, 0), 6: (0, 1, 0)}),
     "double_wrong": (DOUBLE, "C", True, Outcome.DOUBLE_WRONG,
@@ -199,13 +200,117 @@ def test_kems_wrong_stop_play_goes_on_caller_barred_only_caller_sees_accused() -
     assert verdict.delta == ScoreDelta((0, 0), (0, 1), (0, 0))  # no round is won while play goes on
 
 
-def test_kems_stop_against_double_ineffective_play_goes_on_caller_barred() -> None:
-    verdict = judge(KEMS, Call(STOP, 2, 3), deal(4, [1, 3]))
+def test_kems_stop_against_double_like_a_wrong_stop_play_goes_on_caller_barred() -> None:
+    rules = load_rules("kems", stop_against_double="like_wrong_stop")
+    verdict = judge(rules, Call(STOP, 2, 3), deal(4, [1, 3]))
     assert verdict.outcome == Outcome.STOP_INEFFECTIVE
     assert not verdict.ends_round
     assert verdict.barred == 2
     assert verdict.shown_to_caller == 3
-    assert verdict.delta.points == (0, 1)
+    assert verdict.revealed == ()
+    assert verdict.delta == ScoreDelta((0, 0), (0, 1), (0, 0))
+
+
+def test_kems_stop_against_double_plays_on_with_nobody_barred_and_nothing_shown() -> None:
+    # The kems preset reads 003's case 5 as play_on: +1 to the accused pair, and nothing else happens.
+    assert KEMS.stop_against_double == "play_on"
+    verdict = judge(KEMS, Call(STOP, 2, 3), deal(4, [1, 3]))
+    assert verdict.outcome == Outcome.STOP_INEFFECTIVE
+    assert not verdict.right
+    assert not verdict.ends_round
+    assert verdict.barred is None
+    assert verdict.shown_to_caller is None
+    assert verdict.revealed == ()
+    assert verdict.delta == ScoreDelta((0, 0), (0, 1), (0, 0))
+
+
+def test_kems_stop_against_double_ending_the_round_shows_the_accused_pair() -> None:
+    rules = load_rules("kems", stop_against_double="ends_round")
+    verdict = judge(rules, Call(STOP, 2, 3), deal(4, [1, 3]))
+    assert verdict.outcome == Outcome.STOP_INEFFECTIVE
+    assert verdict.ends_round
+    assert verdict.barred is None
+    assert verdict.shown_to_caller is None
+    assert verdict.revealed == (1, 3)  # kems shows the accused pair
+    assert verdict.delta == ScoreDelta((0, 0), (0, 1), (0, 1))  # the round ends: a round won for the other side
+
+
+# At 6 players the caller (seat 1) is in pair 1 and the accused (seat 5) in pair 2, which holds a Double (5 and 2).
+@pytest.mark.parametrize("value, ends, revealed, letters, rounds_won", [
+    ("like_wrong_stop", True, (5,), (0, 1, 0), (1, 0, 1)),
+    ("play_on", False, (), (0, 1, 0), (0, 0, 0)),
+    ("ends_round", True, (5,), (0, 1, 0), (1, 0, 1)),
+])
+def test_stop_against_double_under_letters_at_6_players(value: str, ends: bool, revealed: tuple[int, ...],
+                                                        letters: tuple[int, ...], rounds_won: tuple[int, ...]) -> None:
+    rules = letters_rules(6, double_kemps=True, stop_against_double=value)
+    verdict = judge(rules, Call(STOP, 1, 5), deal(6, [2, 5]))
+    assert verdict.outcome == Outcome.STOP_INEFFECTIVE
+    assert (verdict.ends_round, verdict.revealed, verdict.barred, verdict.shown_to_caller) == (
+        ends, revealed, None, None)
+    assert verdict.delta == ScoreDelta(letters, (0, 0, 0), rounds_won)
+
+
+@pytest.mark.parametrize("value, ends", [("like_wrong_stop", False), ("play_on", False), ("ends_round", True)])
+def test_stop_against_double_leaves_a_plain_wrong_stop_alone(value: str, ends: bool) -> None:
+    # The knob speaks only when the accused pair holds a Double; a plain wrong stop keeps 003's penalty.
+    rules = load_rules("kems", stop_against_double=value)
+    wrong = judge(rules, Call(STOP, 2, 3), deal(4))
+    assert wrong.outcome == Outcome.STOP_WRONG
+    assert (wrong.ends_round, wrong.barred, wrong.shown_to_caller) == (False, 2, 3)
+    assert judge(rules, Call(STOP, 2, 3), deal(4, [1, 3])).ends_round == ends
+
+
+# rounds_won with 3-4 pairs ----------------------------------------------------------------------------------------
+def rounds_rules(players: int, **knobs: Any) -> Rules:
+    return load_rules("standard", players=players, scoring="rounds_won", **knobs)
+
+
+@pytest.mark.parametrize("players, call, quads, outcome, rounds_won", [
+    # 6 players: pair p is seats p and p + 3; the caller is seat 1 (pair 1), the accused seat 5 (pair 2).
+    (6, Call(STOP, 1, 5), [], Outcome.STOP_WRONG, (1, 0, 1)),
+    (6, Call(STOP, 1, 5), [5], Outcome.STOP_RIGHT, (0, 1, 0)),
+    (6, Call(KEMPS, 1), [], Outcome.KEMPS_WRONG, (1, 0, 1)),
+    (6, Call(KEMPS, 1), [4], Outcome.KEMPS_RIGHT, (0, 1, 0)),
+    # 8 players: pair p is seats p and p + 4; the caller is seat 2 (pair 2), the accused seat 7 (pair 3).
+    (8, Call(STOP, 2, 7), [], Outcome.STOP_WRONG, (1, 1, 0, 1)),
+    (8, Call(STOP, 2, 7), [7], Outcome.STOP_RIGHT, (0, 0, 1, 0)),
+    (8, Call(KEMPS, 2), [], Outcome.KEMPS_WRONG, (1, 1, 0, 1)),
+    (8, Call(KEMPS, 2), [6], Outcome.KEMPS_RIGHT, (0, 0, 1, 0)),
+    (8, Call(DOUBLE, 2), [2], Outcome.DOUBLE_WRONG, (1, 1, 0, 1)),
+], ids=["6p-stop-wrong", "6p-stop-right", "6p-kemps-wrong", "6p-kemps-right",
+        "8p-stop-wrong", "8p-stop-right", "8p-kemps-wrong", "8p-kemps-right", "8p-double-wrong"])
+def test_rounds_won_go_to_every_pair_but_a_wrong_caller(players: int, call: Call, quads: list[int],
+                                                         outcome: Outcome, rounds_won: tuple[int, ...]) -> None:
+    rules = rounds_rules(players, double_kemps=True)
+    verdict = judge(rules, call, deal(players, quads))
+    zeros = (0,) * (players // 2)
+    assert verdict.outcome == outcome
+    assert verdict.ends_round
+    assert verdict.delta == ScoreDelta(zeros, zeros, rounds_won)
+
+
+def test_rounds_won_stop_against_double_at_8_players_follows_the_knob() -> None:
+    # The accused pair 3 (seats 3 and 7) holds a Double; the caller is seat 2 (pair 2).
+    hands = deal(8, [3, 7])
+    ends = judge(rounds_rules(8, double_kemps=True, stop_against_double="ends_round"), Call(STOP, 2, 7), hands)
+    assert ends.outcome == Outcome.STOP_INEFFECTIVE and ends.delta.rounds_won == (1, 1, 0, 1)
+    like = judge(rounds_rules(8, double_kemps=True), Call(STOP, 2, 7), hands)
+    assert like.ends_round and like.delta.rounds_won == (1, 1, 0, 1)
+    on = judge(rounds_rules(8, double_kemps=True, stop_against_double="play_on"), Call(STOP, 2, 7), hands)
+    assert not on.ends_round and on.delta.rounds_won == (0, 0, 0, 0)
+
+
+def test_rounds_won_match_at_6_players_counts_a_wrong_stop_for_both_other_pairs() -> None:
+    rules = load_rules("peanut_butter", players=6, rounds_to_play=3)
+    standings = Standings.start(rules)
+    _, standings = resolve_call(rules, Call(STOP, 0, 1), deal(6), standings)  # wrong: pairs 1 and 2 win
+    standings = standings.finish_round(decided=True)
+    _, standings = resolve_call(rules, Call(KEMPS, 2), deal(6, [5]), standings)  # right: pair 2 wins
+    standings = standings.finish_round(decided=True)
+    assert (standings.rounds_won, standings.rounds_played) == ((0, 1, 2), 2)
+    assert not match_over(rules, standings)
+    assert ranking(rules, standings) == (3, 2, 1)
 
 
 def test_kems_wrong_kemps_play_goes_on_nobody_barred() -> None:
@@ -290,7 +395,7 @@ def test_rounds_won_match_ends_after_rounds_to_play_decided_rounds() -> None:
     standings = standings.finish_round(decided=True)
     assert (standings.rounds_won, standings.rounds_played) == ((1, 1), 2)
     assert not match_over(rules, standings)
-    _, standings = resolve_call(rules, Call(STOP, 0, 3), deal(4), standings)  # wrong: accused pair 1 wins
+    _, standings = resolve_call(rules, Call(STOP, 0, 3), deal(4), standings)  # wrong: the other pair 1 wins
     standings = standings.finish_round(decided=True)
     assert (standings.rounds_won, standings.rounds_played) == ((1, 2), 3)
     assert standings.letters == (0, 0) and standings.points == (0, 0)

@@ -173,7 +173,7 @@ def _illegal_moves(state: TableState, seat: int, rng: np.random.Generator) -> li
         add(("pick with nothing owed", lambda: state.pick(seat, []),
              rf"pick by seat {seat}: nothing is owed"))
         add(("pick of one with nothing owed", lambda: state.pick(seat, [other]),
-             rf"pick by seat {seat} of 1 card\(s\): must pick exactly the 0 owed"))
+             rf"pick by seat {seat}: nothing is owed"))
         if rules.swap == "one_for_one":
             exactly_one = "under swap = 'one_for_one' exactly one card goes each way"
             add(("two for two", lambda: state.swap(seat, hand[:2], [other, other]), exactly_one))
@@ -208,7 +208,7 @@ def _illegal_moves(state: TableState, seat: int, rng: np.random.Generator) -> li
         return cases
     add(("pick with nothing owed", lambda: state.pick(seat, []), rf"pick by seat {seat}: nothing is owed"))
     add(("pick of one with nothing owed", lambda: state.pick(seat, middle[:1] or [other]),
-         rf"pick by seat {seat} of 1 card\(s\): must pick exactly the 0 owed"))
+         rf"pick by seat {seat}: nothing is owed"))
     if state.middle:
         add(("drop nothing", lambda: state.drop(seat, []),
              rf"drop by seat {seat}: must put down at least one"))

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from kemps_sim.cards import RANKS, card_name
 from kemps_sim.cli.rules import parse_overrides
 from kemps_sim.engine import EngineConfig, simulate_match
 from kemps_sim.errors import ConfigError
@@ -18,7 +19,8 @@ from kemps_sim.presets import preset_names, resolve_any
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``play`` sub-command."""
     p = sub.add_parser("play", help="play one match and print what happened",
-                       description="Play one match in simulated real time and print a play-by-play.")
+                       description="Play one match in simulated real time and print a play-by-play. Rounds "
+                                   "are numbered from 1 everywhere: in the play-by-play, in --round and in --json.")
     p.add_argument("--rules", default=None, metavar="PRESET|FILE.toml",
                    help="a preset (" + ", ".join(preset_names()) + ") or a TOML rules file; default standard")
     p.add_argument("--players", type=int, default=None, help="number of players (even, 4 to 12)")
@@ -31,10 +33,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fidgets", action="store_true", help="also print fidgets nobody noticed")
     p.add_argument("--timeline", default=None, metavar="FILE.png",
                    help="also draw one round as a time line (lanes per seat) into this PNG file")
-    p.add_argument("--round", dest="round_index", type=int, default=None, metavar="N",
-                   help="the round --timeline draws, counting from 0 (default 0)")
+    p.add_argument("--round", dest="round_number", type=int, default=None, metavar="N",
+                   help="the round --timeline draws, numbered from 1 as in the play-by-play (\"Round 1\") and in "
+                        "the JSON's \"round\" field (default 1)")
     output = p.add_mutually_exclusive_group()
-    output.add_argument("--json", action="store_true", help="print the match as JSON")
+    output.add_argument("--json", action="store_true",
+                        help="print the match as one JSON object: rules, agents, standings and every round's "
+                             "events; each round carries \"round\" numbered from 1 as in the play-by-play, and "
+                             "every field of card ids (0-51, a second deck 52-103) has a *_names field beside it "
+                             "with the cards written out (\"gave\": [26], \"gave_names\": [\"8♦\"])")
     output.add_argument("--quiet", action="store_true", help="print only the final standings")
     p.set_defaults(run=run)
 
@@ -47,14 +54,14 @@ def run(args: argparse.Namespace) -> int:
     rules = resolve_any(args.rules, overrides).rules
     if args.seed < 0:
         raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
-    timeline = check_timeline(args.timeline, args.round_index)
+    timeline = check_timeline(args.timeline, args.round_number)
     config = EngineConfig() if args.max_round_seconds is None else EngineConfig(
         max_round_seconds=args.max_round_seconds)
     result = simulate_match(rules, args.lineup, seed=args.seed, config=config)
-    round_index = args.round_index or 0
-    if timeline is not None and round_index >= len(result.rounds):  # known only now, but before any output
-        raise ConfigError(f"--round {round_index}: the match had {len(result.rounds)} round(s), numbered from 0 "
-                          f"to {len(result.rounds) - 1}")
+    round_number = 1 if args.round_number is None else args.round_number
+    played = len(result.rounds)
+    if timeline is not None and round_number > played:  # known only now, but before any output
+        raise ConfigError(f"--round {round_number}: the match had {played} round(s), numbered from 1 to {played}")
     if args.json:
         print(json.dumps(as_json(result), ensure_ascii=False))
     elif args.quiet:
@@ -65,15 +72,16 @@ def run(args: argparse.Namespace) -> int:
         for line in narrate(result, fidgets=args.fidgets):
             print(line)
     if timeline is not None:
-        write_timeline(result, timeline, round_index, to_stderr=args.json)
+        write_timeline(result, timeline, round_number, to_stderr=args.json)
     return 0
 
 
-def check_timeline(path: str | None, round_index: int | None) -> Path | None:
-    """The ``--timeline`` file as a path, checked before the match is played: a PNG name in a folder that exists."""
+def check_timeline(path: str | None, round_number: int | None) -> Path | None:
+    """The ``--timeline`` file as a path, checked before the match is played: a PNG name in a folder that exists,
+    and a round number (counted from 1) that can exist."""
     if path is None:
-        if round_index is not None:
-            raise ConfigError(f"--round {round_index}: only used with --timeline FILE.png")
+        if round_number is not None:
+            raise ConfigError(f"--round {round_number}: only used with --timeline FILE.png")
         return None
     target = Path(path)
     if target.suffix.lower() != ".png":
@@ -83,33 +91,63 @@ def check_timeline(path: str | None, round_index: int | None) -> Path | None:
         raise ConfigError(f"--timeline {path}: folder {str(folder)!r} does not exist")
     if target.is_dir():
         raise ConfigError(f"--timeline {path}: is a folder, not a file")
-    if round_index is not None and round_index < 0:
-        raise ConfigError(f"--round {round_index}: must be a round number >= 0")
+    if round_number is not None and round_number < 1:
+        raise ConfigError(f"--round {round_number}: rounds are numbered from 1, as in the play-by-play")
     return target
 
 
-def write_timeline(result: Any, path: Path, round_index: int, to_stderr: bool = False) -> None:
-    """Draw the round into ``path`` and say where, on stderr under ``--json`` so that stdout stays pure JSON."""
+def write_timeline(result: Any, path: Path, round_number: int, to_stderr: bool = False) -> None:
+    """Draw round ``round_number`` (counted from 1) into ``path`` and say where, on stderr under ``--json`` so that
+    stdout stays pure JSON."""
     from kemps_sim.plots.timeline import save_timeline  # deferred: plotting is only needed here
 
     try:
-        save_timeline(result, path, round_index)
+        save_timeline(result, path, round_number - 1)  # the Python API indexes result.rounds from 0
     except OSError as exc:
         raise ConfigError(f"--timeline {path}: could not write the file: {exc.strerror or exc}") from None
-    print(f"timeline of round {round_index} written to {path}", file=sys.stderr if to_stderr else sys.stdout)
+    print(f"timeline of round {round_number} written to {path}", file=sys.stderr if to_stderr else sys.stdout)
+
+
+#: Event fields that hold card ids (a tuple of cards, or a tuple of hands): JSON writes their names beside them.
+CARD_FIELDS = frozenset({"hands", "middle", "shown", "drawn", "gave", "took", "wanted", "cards"})
 
 
 def as_json(result: Any) -> dict[str, Any]:
-    """The match as plain JSON-ready data: rules, lineup, standings, and every round's events."""
+    """The match as plain JSON-ready data: rules, lineup, standings, and every round's events.
+
+    Rounds carry ``"round"``, numbered from 1 as in the play-by-play. Cards are ids (see :mod:`kemps_sim.cards`);
+    every card field ``f`` of an event has ``f_names`` beside it with the cards as people write them, and
+    ``HandFour`` has ``rank_name`` beside ``rank``. Seats are numbered from 0; ``-1`` names no seat.
+    """
     standings = result.standings
     return {
         "seed": result.seed, "rules": result.rules.as_dict(), "agents": list(result.agents),
         "end_reason": result.end_reason, "winners": list(result.winners), "ranking": list(result.ranking),
-        "standings": {"letters": list(standings.letters), "points": list(standings.points),
-                      "rounds_won": list(standings.rounds_won)},
+        "standings": _standings_json(standings),
         "rounds": [{
-            "index": rnd.index, "dealer": rnd.dealer, "signals": list(rnd.signals), "outcome": rnd.outcome.value,
-            "end_time": rnd.end_time,
-            "events": [{"event": type(e).__name__, **e._asdict()} for e in rnd.trace],
+            "round": rnd.index + 1, "dealer": rnd.dealer, "signals": list(rnd.signals), "outcome": rnd.outcome.value,
+            "end_time": rnd.end_time, "standings": _standings_json(rnd.standings),
+            "events": [event_json(e) for e in rnd.trace],
         } for rnd in result.rounds],
     }
+
+
+def _standings_json(standings: Any) -> dict[str, Any]:
+    return {"letters": list(standings.letters), "points": list(standings.points),
+            "rounds_won": list(standings.rounds_won), "rounds_decided": standings.rounds_played}
+
+
+def event_json(event: Any) -> dict[str, Any]:
+    """One trace event as a JSON-ready dict: ``event`` (its type), its fields, and card names beside card ids."""
+    out: dict[str, Any] = {"event": type(event).__name__}
+    for field, value in event._asdict().items():
+        out[field] = value
+        if field in CARD_FIELDS and isinstance(value, tuple):
+            out[f"{field}_names"] = [_names(v) if isinstance(v, tuple) else card_name(v) for v in value]
+        elif field == "rank" and isinstance(value, int):
+            out["rank_name"] = RANKS[value] if 0 <= value < len(RANKS) else None
+    return out
+
+
+def _names(cards: tuple[int, ...]) -> list[str]:
+    return [card_name(c) for c in cards]

@@ -60,7 +60,9 @@ def run(args: argparse.Namespace) -> int:
     preset = PRESETS[resolved.preset]
     source = args.spec if args.spec and args.spec not in PRESETS else f"preset {preset.name}"
     print(f"Rules from {source} (base preset {preset.name}, source {preset.source}: {preset.title})")
-    print(f"{rules.players} players in {rules.pairs} pairs, {rules.decks} deck(s)\n")
+    print(f"{rules.players} players in {rules.pairs} pairs, {rules.decks} deck(s)")
+    print("Quoted words are the source's own, with an English gloss in parentheses when it is not in English; "
+          "\"reading:\" marks a value read where the source is silent or ambiguous.\n")
     specs = knob_specs()
     width = max(map(len, specs))
     for knob, value in rules.as_dict().items():

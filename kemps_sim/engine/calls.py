@@ -7,77 +7,68 @@ to everyone only when the round ends, and under 003's penalty the accused shows 
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Generator, Sequence
+from typing import Any
 
 import simpy
 
 from kemps_sim.cards import RANK
+from kemps_sim.engine.players import Players
 from kemps_sim.scoring import Call, CallKind, Outcome, judge, match_over
-from kemps_sim.trace import NOBODY, CallHeard, Revealed, Scored
-
-if TYPE_CHECKING:
-    from kemps_sim.engine.round import RoundSim
+from kemps_sim.seating import NOBODY, partner
+from kemps_sim.state import RoundState
+from kemps_sim.trace import CallHeard, Revealed, Scored, TraceEvent
 
 
 class CallDesk:
     """Speaks, judges and scores calls for one round."""
 
-    def __init__(self, sim: RoundSim) -> None:
-        self.sim = sim
+    def __init__(self, env: simpy.Environment, state: RoundState, record: Callable[[TraceEvent], None],
+                 players: Players, end: Callable[[Outcome], None]) -> None:
+        self.env, self.state, self.record, self.players, self.end = env, state, record, players, end
         self.in_flight: dict[int, tuple[CallKind, float]] = {}
 
     def speak(self, seat: int, kind: CallKind, accused: int | None) -> Generator[simpy.Event, Any, None]:
         """Say the call; it is heard after the seat's speech time (exact ties go in a random order)."""
-        sim = self.sim
-        env = sim.env
+        env, state = self.env, self.state
         started = env.now
         self.in_flight[seat] = (kind, started)
-        yield env.timeout(sim.kits[seat].speech())
-        if sim.over:
+        yield env.timeout(self.players.kits[seat].speech())
+        if state.over:
             return
         if env.peek() == env.now:
-            yield sim.tie()
-            if sim.over:
+            yield self.players.tie()
+            if state.over:
                 return
         del self.in_flight[seat]
         self._heard(seat, kind, accused, started)
 
     def _heard(self, seat: int, kind: CallKind, accused: int | None, started: float) -> None:
-        sim = self.sim
-        now, table, rules = sim.env.now, sim.table, sim.rules
+        state, record = self.state, self.record
+        now, table, rules = self.env.now, state.table, state.rules
         verdict = judge(rules, Call(kind, seat, accused), table.hands)
-        sim.standings = sim.standings.apply(verdict.delta)
-        sim.public_standings()
-        ends = verdict.ends_round or match_over(rules, sim.standings)
-        target = NOBODY if accused is None else accused
-        cue = self._cue(seat, (seat + rules.players // 2) % rules.players if accused is None else accused)
-        heard = CallHeard(now, seat, kind.value, target, verdict.outcome.value, verdict.right, started, ends, cue)
-        sim.trace.append(heard)
-        if not ends and verdict.outcome is Outcome.STOP_INEFFECTIVE:
-            # While play goes on the table learns only that the accusation failed, not that a Double is held.
-            heard = heard._replace(outcome=Outcome.STOP_WRONG.value)
-        sim.public.log.append(heard)
+        state.standings = state.standings.apply(verdict.delta)
+        ends = verdict.ends_round or match_over(rules, state.standings)
+        about = partner(rules.players, seat) if accused is None else accused
+        record(CallHeard(now, seat, kind.value, NOBODY if accused is None else accused, verdict.outcome.value,
+                         verdict.right, started, ends, self._cue(seat, about)))
         if ends and verdict.revealed:
-            sim.record_public(Revealed(now, verdict.revealed, tuple(tuple(table.hands[s]) for s in verdict.revealed),
-                                       NOBODY))
+            record(Revealed(now, verdict.revealed, tuple(tuple(table.hands[s]) for s in verdict.revealed), NOBODY))
         if verdict.shown_to_caller is not None and verdict.outcome is Outcome.STOP_WRONG:
-            shown = two_different(table.hands[verdict.shown_to_caller])
-            event = Revealed(now, (verdict.shown_to_caller,), (shown,), seat)
-            sim.trace.append(event)
-            sim.private[seat].append(event)
+            record(Revealed(now, (verdict.shown_to_caller,), (two_different(table.hands[verdict.shown_to_caller]),),
+                            seat))
         delta = verdict.delta
-        sim.record_public(Scored(now, delta.letters, delta.points, delta.rounds_won))
+        record(Scored(now, delta.letters, delta.points, delta.rounds_won))
         if verdict.barred is not None:
-            sim.barred.add(verdict.barred)
+            state.barred.add(verdict.barred)
         if ends:
-            sim.end(verdict.outcome)
+            self.end(verdict.outcome)
         else:
-            sim.wake_all()
+            self.players.wake_all()
 
     def _cue(self, caller: int, watched: int) -> str:
         """The gesture the caller last noticed from the seat the call is about: what the table saw it answer."""
-        for percept in reversed(self.sim.percepts[caller]):
+        for percept in reversed(self.state.percepts[caller]):
             if percept.gesturer == watched:
                 return percept.gesture
         return ""

@@ -8,62 +8,26 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from kemps_sim.engine.config import EngineConfig
-from kemps_sim.engine.round import RoundResult, RoundSim
+from kemps_sim.engine.round import RoundSim
 from kemps_sim.engine.seat import SeatKit
 from kemps_sim.errors import AgentError, ConfigError
 from kemps_sim.gestures import DEFAULT_REPERTOIRE, Repertoire
 from kemps_sim.lineup import LineupLike, resolve_lineup
-from kemps_sim.observation import Observation, PublicTable
+from kemps_sim.observation import Observation
 from kemps_sim.presets import load_rules
 from kemps_sim.profiles import PlayerProfile
+from kemps_sim.results import MatchResult, RoundResult
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome, Standings, match_over, ranking, winners
+from kemps_sim.state import FixedClock, RoundState
+from kemps_sim.table import TableState
 
 ProfilesLike = PlayerProfile | Mapping[str, Any] | Sequence[PlayerProfile | Mapping[str, Any]] | None
-
-
-@dataclass(frozen=True)
-class MatchResult:
-    """The final standings, the ranking of the pairs, every round and its trace, and what produced them."""
-
-    rules: Rules
-    seed: int
-    agents: tuple[str, ...]
-    standings: Standings
-    ranking: tuple[int, ...]
-    winners: tuple[int, ...]
-    rounds: tuple[RoundResult, ...]
-    end_reason: str  # "match_over", "round_cap" or "agent_error"
-    error: str | None = None  # with end_reason "agent_error": what the agent did, naming agent, seat and seed
-
-    @property
-    def events(self) -> int:
-        """How many trace events the match produced."""
-        return sum(len(r.trace) for r in self.rounds)
-
-    def pairs_table(self):  # -> pandas.DataFrame
-        """One row per pair (see :mod:`kemps_sim.records`)."""
-        from kemps_sim.records import pairs_table
-
-        return pairs_table(self)
-
-    def rounds_table(self):  # -> pandas.DataFrame
-        """One row per round (see :mod:`kemps_sim.records`)."""
-        from kemps_sim.records import rounds_table
-
-        return rounds_table(self)
-
-    def calls_table(self):  # -> pandas.DataFrame
-        """One row per call heard (see :mod:`kemps_sim.records`)."""
-        from kemps_sim.records import calls_table
-
-        return calls_table(self)
 
 
 def resolve_profiles(profiles: ProfilesLike, players: int) -> tuple[PlayerProfile, ...]:
@@ -152,13 +116,13 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
     standings = Standings.start(rules)
     dealer = int(dealer_rng.integers(n))  # the first dealer is drawn: no seat starts with the dealer's burden
     signals: tuple[str, ...] = ()
-    last_public: PublicTable | None = None
+    last_state: RoundState | None = None
     rounds: list[RoundResult] = []
     allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
     try:
         while not match_over(rules, standings) and len(rounds) < config.max_rounds:
             index = len(rounds)
-            signals = _choose_signals(rules, kits, signals, last_public, allowed, standings, index, seed)
+            signals = _choose_signals(rules, kits, signals, last_state, allowed, standings, index, seed)
             deal_rng, tie_rng = _round_rngs(seed, index)
             sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng,
                            tie_rng=tie_rng, dealer=dealer, signals=signals, standings=standings, round_index=index,
@@ -167,7 +131,7 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
             decided = result.outcome not in (Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT)
             standings = result.standings.finish_round(decided)
             rounds.append(dataclasses.replace(result, standings=standings))
-            last_public = sim.public
+            last_state = sim.state
             dealer = _next_dealer(rules, dealer, decided, dealer_rng)
     except AgentError as exc:
         if errors == "raise":
@@ -204,29 +168,33 @@ def simulate_round(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
 
 
 def _next_dealer(rules: Rules, dealer: int, decided: bool, rng: np.random.Generator) -> int:
-    """The same dealer deals again after a void round; otherwise ``dealer_rotation`` decides."""
+    """The same dealer deals again after a void round; otherwise ``dealer_rotation`` decides (``random``: a new
+    dealer drawn among the other seats, 001's "choose a new dealer")."""
     if not decided or rules.dealer_rotation == "same":
         return dealer
     if rules.dealer_rotation == "left":
         return (dealer + 1) % rules.players
-    return int(rng.integers(rules.players))
+    other = int(rng.integers(rules.players - 1))
+    return other + (other >= dealer)
 
 
 def _choose_signals(rules: Rules, kits: Sequence[SeatKit], previous: tuple[str, ...],
-                    last_public: PublicTable | None, allowed: tuple[str, ...], standings: Standings,
+                    last_state: RoundState | None, allowed: tuple[str, ...], standings: Standings,
                     round_index: int, seed: int) -> tuple[str, ...]:
-    """Each pair's signal for the next round, chosen by the pair's first seat, who tells the partner."""
+    """Each pair's signal for the next round, chosen by the pair's first seat, who tells the partner.
+
+    The seat sees the table as the last round left it (before the first round: an empty table).
+    """
     pairs = rules.pairs
-    public = last_public or PublicTable(rules=rules, dealer=0, round_index=round_index, signals_allowed=allowed,
-                                        middle=[], standings_letters=standings.letters,
-                                        standings_points=standings.points,
-                                        standings_rounds_won=standings.rounds_won)
+    n = rules.players
+    state = last_state or RoundState(
+        rules=rules, dealer=0, round_index=round_index, signals=previous or ("",) * pairs, signals_allowed=allowed,
+        table=TableState.unchecked(rules, [[] for _ in range(n)], []), standings=standings, clock=FixedClock())
     chosen = []
     for pair in range(pairs):
         kit = kits[pair]
-        current = previous[pair] if previous else ""
-        view = Observation(pair, public, [], [0] * rules.players, [], set(), current, kit.memory, [],
-                           profile=kit.profile, perceiver=kit.perceiver, repertoire=kit.repertoire)
+        view = Observation(pair, state, kit.memory, profile=kit.profile, perceiver=kit.perceiver,
+                           repertoire=kit.repertoire)
         try:
             signal = kit.agent.choose_signal(view)
         except Exception as exc:

@@ -8,165 +8,217 @@
 - ``all_agree``: swept once every player has said "stalled" on the same middle.
 - ``dealer_decides``: swept when the dealer says so.
 
-The dealer notices (a reaction time), gathers the cards (``sweep_time``) and lays four fresh ones one at a time
-(``deal_time`` in all); the others may take each card as it lands. Under ``dealer_busy`` the dealer's hands are
-taken meanwhile: a swap the dealer wants waits until the last card is down (speaking and gesturing do not). Once
-a sweep is due nobody may put cards down under ``multi_drop_first``; the dealer waits for owed picks to land.
+The sweeper (the dealer, or under ``sweeper = any_player`` whoever acts first: the shortest patience, or the
+quickest reaction to a stall) notices (a reaction time), gathers the cards (``sweep_time``) and lays four fresh
+ones one at a time (``deal_time`` in all). Under ``refill_opens = each_card`` the others may take each card as it
+lands; under ``when_complete`` only once the fourth is face up (a reach that lands earlier is lost). Under
+``dealer_busy`` the sweeper's hands are taken meanwhile: a swap it wants waits until the last card is down
+(speaking and gesturing do not). Once a sweep is due nobody may put cards down under ``multi_drop_first``; the
+sweeper waits for owed picks to land.
 """
 
 from __future__ import annotations
 
-from collections.abc import Generator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Generator, Sequence
+from typing import Any
 
+import numpy as np
 import simpy
 
 from kemps_sim.cards import MIDDLE_SIZE
+from kemps_sim.engine.config import EngineConfig
+from kemps_sim.engine.players import Players
 from kemps_sim.scoring import Outcome
+from kemps_sim.state import RoundState
 from kemps_sim.table import Refill
-from kemps_sim.trace import Objected, Refilled, StallSaid, Swept
-
-if TYPE_CHECKING:
-    from kemps_sim.engine.round import RoundSim
+from kemps_sim.trace import Objected, Refilled, StallSaid, Swept, TraceEvent
 
 
 class FreshMiddle:
     """Decides when the middle is swept and does the sweeping and dealing in simulated time."""
 
-    def __init__(self, sim: RoundSim) -> None:
-        self.sim = sim
-        self.rules = sim.rules
-        self.sweep_due = False
-        self.dealer_hands_busy = False
+    def __init__(self, env: simpy.Environment, state: RoundState, record: Callable[[TraceEvent], None],
+                 players: Players, config: EngineConfig, deal_rng: np.random.Generator,
+                 end: Callable[[Outcome], None]) -> None:
+        self.env, self.state, self.record, self.players = env, state, record, players
+        self.config, self.deal_rng, self.end = config, deal_rng, end
+        self.rules = state.rules
+        self.sweeper = state.dealer  # who sweeps and deals the fresh cards (sweeper = any_player: whoever acts)
+        self.hands_busy = False
         self.hands_free: simpy.Event | None = None
         self.picks_done: simpy.Event | None = None
         self.stall_token = 0
         self.stall_said_at = 0.0
-        self.votes = [-1] * sim.rules.players
-        self.settling = -1  # the middle version the dealer is looking at before sweeping (nobody_wants)
+        self.votes = [-1] * state.rules.players
+        self.settling = -1  # the middle version the sweeper is looking at before sweeping (nobody_wants)
+
+    # The middle changed -------------------------------------------------------------------------------------
+    def changed(self, arrived: Sequence[int], wake: bool = True) -> None:
+        """The middle changed (``arrived`` are the cards that came into it): bump its version, check conservation
+        when strict, and wake every sleeper the change concerns, after its reaction time and the time it takes to
+        read the arrived cards (``PlayerProfile.card_read``).
+
+        A sleeper whose agent says the arrived cards do not concern it (``wakes_on_middle``) goes on waiting,
+        and goes on passing on the middle. A sweep wakes nobody and keeps every sleeper passing.
+        """
+        state, players = self.state, self.players
+        state.middle_version += 1
+        if self.config.strict:
+            state.table.check()
+        version = state.middle_version
+        passed, kits, views = players.passed, players.kits, players.views
+        still_passing = False
+        for seat, alarm in enumerate(players.waiting):
+            if alarm is None or alarm.rung:
+                continue
+            if wake and players.hook(seat, "wakes_on_middle", kits[seat].wakes_on_middle, views[seat], arrived):
+                alarm.ring(kits[seat].reaction_next() + kits[seat].read(len(arrived)))
+            elif passed[seat] == version - 1:
+                passed[seat] = version
+                still_passing = True
+        if still_passing:
+            self.player_passed()
+
+    def open_to_take(self) -> bool:
+        """Whether middle cards may be taken now (``refill_opens = when_complete``: not while fresh ones land)."""
+        return not (self.state.table.refilling and self.rules.refill_opens == "when_complete")
 
     # Triggers -------------------------------------------------------------------------------------------------
     def player_passed(self) -> None:
-        """Under ``nobody_wants``: once every seat waits on the current middle, the dealer looks for its patience
+        """Under ``nobody_wants``: once every seat waits on the current middle, the sweeper looks for its patience
         (its profile's ``patience``) and sweeps if the middle is still the same and still nobody wants it."""
-        sim = self.sim
-        if self.rules.fresh_middle != "nobody_wants" or self.sweep_due:
+        if self.rules.fresh_middle != "nobody_wants" or self.state.sweep_due:
             return
-        version = sim.public.middle_version
+        version = self.state.middle_version
         if self.settling != version and self._nobody_wants(version):
             self.settling = version
-            timer = sim.env.timeout(sim.kits[sim.dealer].patience())
+            self.sweeper, patience = self._first_to_act(lambda kit: kit.patience())
+            timer = self.env.timeout(patience)
             timer.callbacks.append(lambda _: self._settled(version))
 
+    def _first_to_act(self, draw: Callable[[Any], float]) -> tuple[int, float]:
+        """Who sweeps and after how long: the dealer, or (``sweeper = any_player``) the seat whose ``draw`` is
+        shortest (every seat draws, in seat order)."""
+        kits = self.players.kits
+        if self.rules.sweeper == "dealer":
+            return self.state.dealer, draw(kits[self.state.dealer])
+        times = [draw(kit) for kit in kits]
+        seat = min(range(len(times)), key=times.__getitem__)
+        return seat, times[seat]
+
     def _nobody_wants(self, version: int) -> bool:
-        sim = self.sim
-        return all(p == version for p in sim.passed) and not any(sim.table.owed)
+        return all(p == version for p in self.players.passed) and not any(self.state.table.owed)
 
     def _settled(self, version: int) -> None:
-        sim = self.sim
+        state = self.state
         self.settling = -1
-        if not sim.over and not self.sweep_due and sim.public.middle_version == version and \
+        if not state.over and not state.sweep_due and state.middle_version == version and \
                 self._nobody_wants(version):
-            self._due("nobody_wants")
+            self._due("nobody_wants", noticed=True)
 
     def stall_said(self, seat: int) -> None:
         """A seat said "stalled" (or voted for a fresh middle)."""
-        sim = self.sim
-        now = sim.env.now
-        sim.record_public(StallSaid(now, seat))
+        state = self.state
+        now = self.env.now
+        self.record(StallSaid(now, seat))
         mode = self.rules.fresh_middle
-        if self.sweep_due:
+        if state.sweep_due:
             return
         if mode == "stall_call":
-            if sim.public.stall_pending_until is None:
+            if state.stall_pending_until is None:
                 self.stall_token += 1
                 self.stall_said_at = now
                 token = self.stall_token
-                sim.public.stall_pending_until = now + sim.config.objection_window
-                timer = sim.env.timeout(sim.config.objection_window)
+                state.stall_pending_until = now + self.config.objection_window
+                timer = self.env.timeout(self.config.objection_window)
                 timer.callbacks.append(lambda _: self._window_closed(token))
-                sim.wake_all()
+                self.players.wake_all()
         elif mode == "all_agree":
-            self.votes[seat] = sim.public.middle_version
-            sim.public.stall_votes = sum(v == sim.public.middle_version for v in self.votes)
-            if sim.public.stall_votes == self.rules.players:
+            self.votes[seat] = state.middle_version
+            state.stall_votes = sum(v == state.middle_version for v in self.votes)
+            if state.stall_votes == self.rules.players:
                 self._due("all_agree")
             else:
-                sim.wake_all()
-        elif mode == "dealer_decides" and seat == sim.dealer:
+                self.players.wake_all()
+        elif mode == "dealer_decides" and seat == state.dealer:
             self._due("dealer_decides")
 
     def objection(self, seat: int, decided_at: float) -> None:
         """A seat objected: the stall it had seen pending (said at or before it decided) is withdrawn."""
-        sim = self.sim
-        sim.record_public(Objected(sim.env.now, seat))
-        if sim.public.stall_pending_until is not None and self.stall_said_at <= decided_at:
-            sim.public.stall_pending_until = None
+        state = self.state
+        self.record(Objected(self.env.now, seat))
+        if state.stall_pending_until is not None and self.stall_said_at <= decided_at:
+            state.stall_pending_until = None
             self.stall_token += 1
-            sim.wake_all()
+            self.players.wake_all()
 
     def picked(self) -> None:
         """A seat finished a drop-first swap; a sweep waiting for it may go ahead."""
-        if self.picks_done is not None and not any(self.sim.table.owed):
+        if self.picks_done is not None and not any(self.state.table.owed):
             self.picks_done.succeed()
             self.picks_done = None
 
     def _window_closed(self, token: int) -> None:
-        sim = self.sim
-        if sim.over or token != self.stall_token:
+        state = self.state
+        if state.over or token != self.stall_token:
             return
-        sim.public.stall_pending_until = None
+        state.stall_pending_until = None
         self._due("stall_call")
 
-    # The dealer's work ----------------------------------------------------------------------------------------
-    def _due(self, reason: str) -> None:
-        sim = self.sim
-        if self.rules.pack_exhausted == "void_round" and sim.table.pack_exhausted:
-            sim.end(Outcome.VOID_PACK_EXHAUSTED)
+    # The sweeper's work ---------------------------------------------------------------------------------------
+    def _due(self, reason: str, noticed: bool = False) -> None:
+        state = self.state
+        if self.rules.pack_exhausted == "void_round" and state.table.pack_exhausted:
+            self.end(Outcome.VOID_PACK_EXHAUSTED)
             return
-        self.sweep_due = sim.public.sweep_due = True
-        sim.env.process(self._sweep_and_deal(reason))
+        state.sweep_due = True
+        self.env.process(self._sweep_and_deal(reason, noticed))
 
-    def _sweep_and_deal(self, reason: str) -> Generator[simpy.Event, Any, None]:
-        sim = self.sim
-        env, table, public, config = sim.env, sim.table, sim.public, sim.config
-        yield env.timeout(sim.kits[sim.dealer].reaction_next())  # the dealer notices
+    def _sweep_and_deal(self, reason: str, noticed: bool) -> Generator[simpy.Event, Any, None]:
+        env, state, config = self.env, self.state, self.config
+        table = state.table
+        if noticed:  # the sweeper was chosen while looking at the middle; now it notices nobody wants it
+            yield env.timeout(self.players.kits[self.sweeper].reaction_next())
+        else:
+            self.sweeper, reaction = self._first_to_act(lambda kit: kit.reaction_next())  # someone notices
+            yield env.timeout(reaction)
         if self.rules.dealer_busy:
-            self.dealer_hands_busy = True
+            self.hands_busy = True
             self.hands_free = env.event()
         yield env.timeout(config.sweep_time)
-        while any(table.owed) and not sim.over:  # no new put-downs land now, so this ends
+        while any(table.owed) and not state.over:  # no new put-downs land now, so this ends
             self.picks_done = env.event()
             yield self.picks_done
-        if sim.over:
+        if state.over:
             return
         swept = tuple(table.middle)
         table.sweep()
-        public.refilling = True
-        public.stall_votes = 0
-        sim.record_public(Swept(env.now, sim.dealer, swept, reason))
-        sim.middle_changed((), wake=False)
+        state.stall_votes = 0
+        self.record(Swept(env.now, self.sweeper, swept, reason))
+        self.changed((), wake=False)
+        each_card = self.rules.refill_opens == "each_card"
         reshuffled = False
         laid: list[int] = []
         for _ in range(MIDDLE_SIZE):
             yield env.timeout(config.deal_time / MIDDLE_SIZE)
-            if sim.over:
+            if state.over:
                 return
-            result = table.deal_one(sim.deal_rng)
+            result = table.deal_one(self.deal_rng)
             if result is Refill.EXHAUSTED:
-                sim.end(Outcome.VOID_PACK_EXHAUSTED)
+                self.end(Outcome.VOID_PACK_EXHAUSTED)
                 return
             reshuffled = reshuffled or result is Refill.RESHUFFLED
             laid.append(table.middle[-1])
-            public.refilling = table.refilling
-            sim.middle_changed(laid[-1:])
-        self.sweep_due = public.sweep_due = False
+            self.changed(laid[-1:], wake=each_card)
+        state.sweep_due = False
         if self.hands_free is not None:
-            self.dealer_hands_busy = False
+            self.hands_busy = False
             self.hands_free.succeed()
             self.hands_free = None
-        sim.record_public(Refilled(env.now, sim.dealer, tuple(laid), reshuffled))
-        if self.rules.fresh_middle == "nobody_wants":
+        self.record(Refilled(env.now, self.sweeper, tuple(laid), reshuffled))
+        if not each_card:
+            self.players.wake_all(read=MIDDLE_SIZE)  # the fresh middle opens: everyone takes it in
+        elif self.rules.fresh_middle == "nobody_wants":
             self.player_passed()  # seats that let every fresh card pass are still passing
         else:
-            sim.wake_all()  # a fresh middle restarts everyone's patience before saying "stalled"
+            self.players.wake_all()  # a fresh middle restarts everyone's patience before saying "stalled"

@@ -10,32 +10,32 @@ the remaining fidgets keep exactly their rates.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
 
 import simpy
 
+from kemps_sim.engine.players import Players
 from kemps_sim.gestures import Repertoire
 from kemps_sim.perception import OPPONENT, PARTNER, Percept
-from kemps_sim.trace import Gestured, Perceived
-
-if TYPE_CHECKING:
-    from kemps_sim.engine.round import RoundSim
+from kemps_sim.seating import partner
+from kemps_sim.state import RoundState
+from kemps_sim.trace import Gestured, Perceived, TraceEvent
 
 
 class SignalChannel:
     """Turns gestures into trace events and delayed percepts for the observers."""
 
-    def __init__(self, sim: RoundSim, repertoire: Repertoire) -> None:
-        self.sim = sim
+    def __init__(self, env: simpy.Environment, state: RoundState, record: Callable[[TraceEvent], None],
+                 players: Players, repertoire: Repertoire) -> None:
+        self.env, self.state, self.record, self.players = env, state, record, players
         self.repertoire = repertoire
-        n = sim.rules.players
-        half = n // 2
+        n = state.rules.players
         #: relation[observer][gesturer]
-        self.relation = [[PARTNER if (o - g) % n == half else OPPONENT for g in range(n)] for o in range(n)]
+        self.relation = [[PARTNER if partner(n, o) == g else OPPONENT for g in range(n)] for o in range(n)]
         #: the gesture names each seat watches this round (None: all of them)
-        self.watches = [sim.hook(seat, "watches", kit.watches, obs)
-                        for seat, (kit, obs) in enumerate(zip(sim.kits, sim.observations, strict=True))]
+        self.watches = [players.hook(seat, "watches", kit.watches, view)
+                        for seat, (kit, view) in enumerate(zip(players.kits, players.views, strict=True))]
         self.streams: list = []
 
     def start_fidgets(self) -> None:
@@ -43,54 +43,52 @@ class SignalChannel:
 
         Each fidget is a bare timeout with a callback (no process to resume), as they are the commonest events.
         """
-        sim = self.sim
         if any(w is None for w in self.watches):
             exclude: tuple[str, ...] = ()
         else:
-            kept = set(sim.signals).union(*self.watches)
+            kept = set(self.state.signals).union(*self.watches)
             exclude = tuple(name for name in self.repertoire.names if name not in kept)
-        self.streams = [kit.fidgets_without(exclude) for kit in sim.kits]
-        for seat in range(sim.rules.players):
+        self.streams = [kit.fidgets_without(exclude) for kit in self.players.kits]
+        for seat in range(self.state.rules.players):
             self._schedule_fidget(seat)
 
     def _schedule_fidget(self, seat: int) -> None:
         gap = self.streams[seat].next_gap()
         if gap != float("inf"):
-            self.sim.env.timeout(gap).callbacks.append(partial(self._fidget, seat))
+            self.env.timeout(gap).callbacks.append(partial(self._fidget, seat))
 
     def _fidget(self, seat: int, _: simpy.Event) -> None:
-        if self.sim.over:
+        if self.state.over:
             return
         self.gesture(seat, self.streams[seat].next_kind(), deliberate=False)
         self._schedule_fidget(seat)
 
     def gesture(self, seat: int, name: str, deliberate: bool) -> None:
         """A gesture happens now: record it and let every other seat that watches it perhaps perceive it."""
-        sim = self.sim
-        now = sim.env.now
+        state = self.state
+        now = self.env.now
         gesture = self.repertoire[name]
-        sim.trace.append(Gestured(now, seat, name, deliberate, sim.holding[seat]))
-        relation, reaching, watches = self.relation, sim.reaching, self.watches
-        for observer, kit in enumerate(sim.kits):
+        self.record(Gestured(now, seat, name, deliberate, state.holding[seat]))
+        relation, reaching, watches = self.relation, state.reaching, self.watches
+        for observer, kit in enumerate(self.players.kits):
             if observer == seat:
                 continue
             watched = watches[observer]
             if watched is not None and name not in watched:
                 continue
-            percept = kit.perceiver.perceive(gesture, deliberate, relation[observer][seat], reaching[observer],
-                                             seat, now)
+            busy = reaching[observer]
+            percept = kit.perceiver.perceive(gesture, deliberate, relation[observer][seat], busy, seat, now)
             if percept is not None:
-                timer = sim.env.timeout(kit.latency())
-                timer.callbacks.append(partial(self._deliver, observer, percept, deliberate, reaching[observer]))
+                timer = self.env.timeout(kit.latency())
+                timer.callbacks.append(partial(self._deliver, observer, percept, deliberate, busy))
 
     def _deliver(self, observer: int, percept: Percept, deliberate: bool, busy: bool, _: simpy.Event) -> None:
-        sim = self.sim
-        if sim.over:
+        state, players = self.state, self.players
+        if state.over:
             return
-        sim.percepts[observer].append(percept)
-        sim.trace.append(Perceived(sim.env.now, observer, percept.gesturer, percept.gesture, percept.evidence,
-                                   percept.gaze, percept.time, deliberate, busy))
-        if sim.waiting[observer] is not None:
-            sim.public.now = sim.env.now
-            if sim.hook(observer, "wakes_on", sim.kits[observer].wakes_on, percept, sim.observations[observer]):
-                sim.wake(observer)
+        state.percepts[observer].append(percept)
+        self.record(Perceived(self.env.now, observer, percept.gesturer, percept.gesture, percept.evidence,
+                              percept.gaze, percept.time, deliberate, busy))
+        if players.waiting[observer] is not None and players.hook(
+                observer, "wakes_on", players.kits[observer].wakes_on, percept, players.views[observer]):
+            players.wake(observer)

@@ -19,12 +19,13 @@ from kemps_sim.plots import style
 from kemps_sim.plots.accuracy import accuracy_size, call_accuracy_plot
 from kemps_sim.plots.distributions import call_delay_plot, round_length_plot
 from kemps_sim.plots.params import metric_vs_param
+from kemps_sim.results import MATCH_TABLES
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
 #: The tables a sweep hands over.
-TABLES = ("matches", "pairs", "rounds", "calls", "fours")
+TABLES = ("matches", *MATCH_TABLES)
 
 
 @style.styled

@@ -35,8 +35,7 @@ if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
 
-    from kemps_sim.engine.match import MatchResult
-    from kemps_sim.engine.round import RoundResult
+    from kemps_sim.results import MatchResult, RoundResult
 
 #: Offsets from a lane's centre (the y axis points down, so negative is higher on the page).
 BODY_ROW = -0.24
@@ -131,7 +130,7 @@ def round_timeline(result: MatchResult, round_index: int = 0, ax: Axes | None = 
     ax.set_xlabel("time in round (s)")
     ax.set_ylabel("seat (pair, agent)")
     signals = ", ".join(f"pair {p} {s}" for p, s in enumerate(rnd.signals))
-    ax.set_title(f"Seed {result.seed}, round {rnd.index} (Round {rnd.index + 1} of the play-by-play): "
+    ax.set_title(f"Seed {result.seed}, Round {rnd.index + 1}: "
                  f"{outcome_text(rnd.outcome.value)} at {rnd.end_time:.1f} s\n"
                  f"dealer seat {rnd.dealer}; signals: {signals}")
     hand = Patch(color=style.GREY, alpha=0.35, label="hand: height = most cards of one rank (1-4)")

@@ -11,13 +11,14 @@ import numpy as np
 import pandas as pd
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.results import FAILED_END_REASONS
 from kemps_sim.stats._groups import Key, as_by, check_confidence, group_fields, group_keys, key_of, require, split
 from kemps_sim.stats.rates import call_accuracy, win_rates
 from kemps_sim.stats.standings import scores
 from kemps_sim.stats.timing import call_timings
 
 #: ``end_reason`` values of the matches table that count as failures: the match did not finish on its own terms.
-FAILURES = ("agent_error", "crashed")
+FAILURES = FAILED_END_REASONS
 #: The call-accuracy metrics the summary keeps, in column order.
 _ACCURACY = ("kemps_precision", "stop_precision", "conversion_kemps", "conversion_stolen")
 _WIN = re.compile(r"^(pair\d+)_win_rate$")

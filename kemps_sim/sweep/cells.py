@@ -4,6 +4,9 @@ An axis name says where its value goes: ``rules`` (the preset or rules file), ``
 knob), ``lineup``, ``profile.FIELD[.PARAM]`` (every seat) or ``pairN.profile.FIELD[.PARAM]`` (pair N's seats),
 ``agent.PARAM`` (every agent that has that hyperparameter) or ``pairN.agent.PARAM`` (pair N's agent), and
 ``engine.SETTING``.
+
+Layering: built on :mod:`kemps_sim.sweep.design` (the parsed spec and its cells); the parsing in
+:mod:`kemps_sim.sweep.spec` calls :func:`check_cells`, and this module never imports it.
 """
 
 from __future__ import annotations
@@ -21,9 +24,11 @@ from kemps_sim.presets import load_rules
 from kemps_sim.profiles import PlayerProfile
 from kemps_sim.registry import agent_info
 from kemps_sim.rules import Rules
-from kemps_sim.sweep.design import Cell, design_cells
-from kemps_sim.sweep.spec import AXIS_FORMS, SweepSpec
+from kemps_sim.sweep.design import Cell, SweepSpec, design_cells
 
+#: Where an axis name may point: a rule knob, a profile parameter, an agent hyperparameter, the engine.
+AXIS_FORMS = ("rules", "rules.KNOB", "players", "lineup", "profile.FIELD[.PARAM]", "pairN.profile.FIELD[.PARAM]",
+              "agent.PARAM", "pairN.agent.PARAM", "engine.SETTING")
 _PAIR = re.compile(r"^pair(\d+)\.(profile|agent)\.(.+)$")
 #: At most this many cell problems are listed; the rest are counted.
 MAX_CELL_PROBLEMS = 12
@@ -44,9 +49,7 @@ def plan_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
     """The cell's set-up: the spec's base with the cell's parameters applied; a bad value is a ConfigError."""
     base = spec.base
     params = cell.as_dict()
-    rule_overrides: dict[str, Any] = dict(base.get("set", {}))
-    if "players" in base:
-        rule_overrides["players"] = base["players"]
+    rule_overrides = spec.base_rule_overrides()
     profile_all: dict[str, Any] = {}
     profile_pair: dict[int, dict[str, Any]] = {}
     agent_all: dict[str, Any] = {}
@@ -125,14 +128,6 @@ def check_cells(spec: SweepSpec) -> list[str]:
     if len(listed) > MAX_CELL_PROBLEMS:
         listed = [*listed[:MAX_CELL_PROBLEMS], f"... and {len(listed) - MAX_CELL_PROBLEMS} more cell problems"]
     return listed
-
-
-def base_rules(spec: SweepSpec) -> Rules:
-    """The rules of the spec's base, before any axis is applied."""
-    overrides = dict(spec.base.get("set", {}))
-    if "players" in spec.base:
-        overrides["players"] = spec.base["players"]
-    return load_rules(spec.base.get("rules", "standard"), **overrides)
 
 
 def plan_cells(spec: SweepSpec) -> list[CellPlan]:

@@ -15,13 +15,14 @@ import pandas as pd
 
 from kemps_sim.engine import simulate_match
 from kemps_sim.records import calls_table, events_table, fours_table, pairs_table, rounds_table
+from kemps_sim.results import FAILED_END_REASONS, SWEEP_TABLES
 from kemps_sim.sweep.cells import CellPlan
 
 #: The tables of a sweep; ``matches`` is written last and is what marks a chunk finished.
-TABLES = ("pairs", "rounds", "calls", "fours", "events", "matches")
+TABLES = SWEEP_TABLES
 KEY_COLUMNS = ("cell", "replicate", "seed")
 #: ``end_reason`` of a match that failed: its agent misbehaved (from the engine) or anything else went wrong.
-FAILED = ("agent_error", "crashed")
+FAILED = FAILED_END_REASONS
 
 
 @dataclass(frozen=True)

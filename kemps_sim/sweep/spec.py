@@ -3,21 +3,26 @@
 A spec is read from TOML (or given as a mapping) and checked whole before any match runs: every problem found is
 reported at once, each on its own line naming the field, the value and what is allowed. A sweep is a pure function
 of its spec: the same spec gives the same rows wherever and however it runs.
+
+Layering: parsing sits on top. The parsed form (:class:`SweepSpec`, :class:`Axis`, :class:`Range`) lives in
+:mod:`kemps_sim.sweep.design` and is re-exported here; each cell is checked through :mod:`kemps_sim.sweep.cells`.
+Neither of those imports this module.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.sweep.cells import check_cells
+from kemps_sim.sweep.design import DESIGNS, Axis, Range, SweepSpec, plain_data
 
-DESIGNS = ("grid", "random", "lhs")
+__all__ = ["Axis", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_mapping"]
+
 #: The keys of each table of a spec, with what each may hold.
 SWEEP_KEYS = {
     "name": "a short name for the sweep",
@@ -39,98 +44,10 @@ BASE_KEYS = {
     "engine": "a table of engine settings (max_round_seconds, max_rounds, ...)",
 }
 RANGE_KEYS = ("low", "high", "steps", "log", "integer")
-#: Where an axis name may point: a rule knob, a profile parameter, an agent hyperparameter, the engine.
-AXIS_FORMS = ("rules", "rules.KNOB", "players", "lineup", "profile.FIELD[.PARAM]", "pairN.profile.FIELD[.PARAM]",
-              "agent.PARAM", "pairN.agent.PARAM", "engine.SETTING")
 
 
 class SpecError(ConfigError):
     """A sweep spec with one or more problems; the message lists every one, one per line."""
-
-
-@dataclass(frozen=True)
-class Range:
-    """A continuous (or whole-number) axis from ``low`` to ``high``: ``steps`` points on a grid, sampled otherwise."""
-
-    low: float
-    high: float
-    steps: int | None = None
-    log: bool = False
-    integer: bool = False
-
-    def grid(self) -> tuple[float | int, ...]:
-        """The grid points: evenly spaced (geometrically under ``log``), rounded and de-duplicated if whole."""
-        steps = self.steps or 1
-        if steps == 1:
-            points = [self.low]
-        elif self.log:
-            ratio = (self.high / self.low) ** (1 / (steps - 1))
-            points = [self.low * ratio**i for i in range(steps - 1)] + [self.high]
-        else:
-            points = [self.low + (self.high - self.low) * i / (steps - 1) for i in range(steps)]
-        if self.integer:
-            low, high = math.ceil(self.low), math.floor(self.high)
-            return tuple(dict.fromkeys(min(max(round(p), low), high) for p in points))
-        return tuple(float(p) for p in points)
-
-    def at(self, u: float) -> float | int:
-        """The value at quantile ``u`` in [0, 1) of a uniform (log-uniform under ``log``) draw over the range."""
-        if self.integer:
-            low, high = math.ceil(self.low), math.floor(self.high)
-            return min(low + math.floor(u * (high - low + 1)), high)
-        if self.log:
-            return float(math.exp(math.log(self.low) + u * (math.log(self.high) - math.log(self.low))))
-        return float(self.low + u * (self.high - self.low))
-
-
-@dataclass(frozen=True)
-class Axis:
-    """One swept parameter: its dotted name and either a list of levels or a :class:`Range`."""
-
-    name: str
-    levels: tuple[Any, ...] | None = None
-    range: Range | None = None
-
-    def grid(self) -> tuple[Any, ...]:
-        """Every value a full grid visits."""
-        return self.levels if self.levels is not None else self.range.grid()
-
-    def at(self, u: float) -> Any:
-        """The value at quantile ``u`` of a sampled design: a level chosen uniformly, or a point of the range."""
-        if self.levels is not None:
-            return self.levels[min(int(u * len(self.levels)), len(self.levels) - 1)]
-        return self.range.at(u)
-
-
-@dataclass(frozen=True)
-class SweepSpec:
-    """A whole sweep, validated: build it with :func:`read_spec` or :func:`spec_from_mapping`."""
-
-    name: str
-    seed: int
-    matches: int
-    output: str
-    design: str
-    samples: int | None
-    chunk: int | None
-    events: bool
-    base: Mapping[str, Any]
-    axes: tuple[Axis, ...]
-    source: Mapping[str, Any]  # the spec as given (plain TOML data), kept in the results' manifest
-
-    def identity(self) -> dict[str, Any]:
-        """What decides the rows, with defaults filled in: everything but the name, the output folder and the chunk
-        size, plus the base rules as resolved (so an edited rules file counts as a different spec)."""
-        from kemps_sim.sweep.cells import base_rules
-
-        return {"seed": self.seed, "matches": self.matches, "design": self.design, "samples": self.samples,
-                "events": self.events, "base": _plain(self.base), "base_rules": base_rules(self).as_dict(),
-                "axes": [[axis.name, _plain(axis.levels) if axis.levels is not None else _plain(vars(axis.range))]
-                         for axis in self.axes]}
-
-    def identity_text(self) -> str:
-        """:meth:`identity` as canonical JSON, for comparing a folder's spec with this one."""
-        return json.dumps(self.identity(), sort_keys=True, separators=(",", ":"))
 
 
 def read_spec(path: str | Path) -> SweepSpec:
@@ -181,10 +98,8 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
         raise SpecError(_problems_text(source, problems))
     spec = SweepSpec(name=name, seed=seed, matches=matches, output=output, design=design,
                      samples=samples or None, chunk=chunk or None, events=events, base=dict(base), axes=axes,
-                     source=_plain(data))
+                     source=plain_data(data))
     # The cells themselves are checked last: each one's rules, lineup and profiles are built once here.
-    from kemps_sim.sweep.cells import check_cells
-
     problems.extend(check_cells(spec))
     if problems:
         raise SpecError(_problems_text(source, problems))
@@ -311,14 +226,3 @@ def _kind(value: Any) -> str | None:
     if isinstance(value, str):
         return "string"
     return None
-
-
-def _plain(value: Any) -> Any:
-    """TOML data as JSON-ready plain data (TOML dates become ISO text)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    if value is None or isinstance(value, bool | int | float | str):
-        return value
-    return str(value)

@@ -1,0 +1,131 @@
+"""The seats during one round: their agents' views, the alarms they sleep on, and asking them what to do.
+
+A seat sleeps on an :class:`~kemps_sim.engine.alarm.Alarm` until something it can see changes; whoever notices the
+change rings it with the seat's reaction time. Asking an agent goes through one door (:meth:`Players.ask`), where
+the answer is checked against the rules and anything an agent raises becomes an :class:`AgentError` with context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import simpy
+
+from kemps_sim.engine.alarm import Alarm
+from kemps_sim.engine.checks import IntentChecker
+from kemps_sim.engine.config import EngineConfig
+from kemps_sim.engine.seat import SeatKit
+from kemps_sim.engine.watchdog import DecideTimeout, watchdog
+from kemps_sim.errors import AgentError
+from kemps_sim.gestures import Repertoire
+from kemps_sim.intents import INTENT_TYPES, Intent
+from kemps_sim.observation import Observation
+from kemps_sim.perception import Attention
+from kemps_sim.state import RoundState
+
+_INTENT_TYPES = frozenset(INTENT_TYPES)
+
+
+class Players:
+    """Every seat's agent, view and alarm for one round."""
+
+    def __init__(self, env: simpy.Environment, state: RoundState, kits: Sequence[SeatKit], config: EngineConfig,
+                 repertoire: Repertoire, tie_rng: np.random.Generator, seed: int) -> None:
+        self.env, self.state, self.kits, self.config, self.seed = env, state, kits, config, seed
+        self.tie_rng = tie_rng
+        n = state.rules.players
+        self.views = [Observation(s, state, kits[s].memory, profile=kits[s].profile, perceiver=kits[s].perceiver,
+                                  repertoire=repertoire) for s in range(n)]
+        self.waiting: list[Alarm | None] = [None] * n
+        self.passed = [-1] * n  # per seat: the middle version it last let pass (-1: none)
+        self.checker = IntentChecker(state, repertoire)
+        self.tie_waiters: list[simpy.Event] = []
+
+    # Sleeping and waking ----------------------------------------------------------------------------------
+    def sleep(self, seat: int, timeout: float | None) -> Alarm:
+        """The alarm a seat sleeps on; with a timeout it rings by itself (and the seat then reacts as usual)."""
+        alarm = Alarm(self.env)
+        self.waiting[seat] = alarm
+        if timeout is not None:
+            reaction = self.kits[seat].reaction_next
+            self.env.timeout(timeout).callbacks.append(lambda _: alarm.rung or alarm.ring(reaction()))
+        return alarm
+
+    def wake(self, seat: int) -> None:
+        """Wake a sleeping seat so it reacts to what changed: its alarm goes off after its reaction time."""
+        alarm = self.waiting[seat]
+        if alarm is not None and not alarm.rung:
+            alarm.ring(self.kits[seat].reaction_next())
+
+    def wake_all(self, read: int = 0) -> None:
+        """Wake every sleeper; each first takes in ``read`` middle cards (a fresh middle at the start of play)."""
+        for seat, alarm in enumerate(self.waiting):
+            if alarm is not None and not alarm.rung:
+                kit = self.kits[seat]
+                alarm.ring(kit.reaction_next() + kit.read(read) if read else kit.reaction_next())
+
+    def tie(self) -> simpy.Event:
+        """An event to wait on when other events fall due at this very instant (``env.peek() == env.now``).
+
+        Everything due now arrives first; the waiters then go on in a random order, so exact ties (possible
+        with fixed timings) are broken at random, never by seat or scheduling order.
+        """
+        event = self.env.event()
+        self.tie_waiters.append(event)
+        if len(self.tie_waiters) == 1:
+            self.env.timeout(0).callbacks.append(self._release_ties)
+        return event
+
+    def _release_ties(self, _: simpy.Event) -> None:
+        waiters, self.tie_waiters = self.tie_waiters, []
+        for i in self.tie_rng.permutation(len(waiters)):
+            waiters[i].succeed()
+
+    # Asking agents ----------------------------------------------------------------------------------------
+    def ask(self, seat: int) -> Intent:
+        """The seat's agent's intent now, checked against the rules, after which its attention policy looks."""
+        kit = self.kits[seat]
+        view = self.views[seat]
+        try:
+            if self.config.decide_timeout is None:
+                intent = kit.agent.decide(view)
+            else:
+                with watchdog(self.config.decide_timeout):
+                    intent = kit.agent.decide(view)
+        except DecideTimeout:
+            raise self.agent_error(seat, f"decide() did not return within {self.config.decide_timeout} s of wall "
+                                   "time (engine.decide_timeout): the agent never decides") from None
+        except Exception as exc:
+            raise self.agent_error(seat, f"decide() raised {type(exc).__name__}: {exc}") from exc
+        if type(intent) not in _INTENT_TYPES:
+            raise self.agent_error(seat, f"decide() returned {intent!r}, which is not an intent; allowed: "
+                                   + ", ".join(t.__name__ for t in INTENT_TYPES))
+        problem = self.checker.problem(seat, intent)
+        if problem is not None:
+            raise self.agent_error(seat, problem)
+        if kit.gaze is not None:
+            self._look(seat, kit)
+        return intent
+
+    def _look(self, seat: int, kit: SeatKit) -> None:
+        """Apply the agent's attention policy: where its eyes go from this decision on."""
+        attention = self.hook(seat, "gaze", kit.gaze, self.views[seat])
+        if attention is None or attention is kit.perceiver.attention:
+            return
+        if not isinstance(attention, Attention):
+            raise self.agent_error(seat, f"gaze() returned {attention!r}; allowed: an Attention or None")
+        kit.perceiver.look(attention)
+
+    def hook(self, seat: int, what: str, function: Any, *args: Any) -> Any:
+        """Call one of an agent's optional hooks; anything it raises becomes an :class:`AgentError` with context."""
+        try:
+            return function(*args)
+        except Exception as exc:
+            raise self.agent_error(seat, f"{what}() raised {type(exc).__name__}: {exc}") from exc
+
+    def agent_error(self, seat: int, problem: str) -> AgentError:
+        """An error naming the agent, seat, simulated time and seed."""
+        return AgentError(f"agent {self.kits[seat].agent_name} at seat {seat}, round {self.state.round_index}, "
+                          f"t={self.env.now:.3f} s, seed {self.seed}: {problem}")

@@ -1,0 +1,90 @@
+"""Who sees each trace event: the one rule for what reaches the public log, one seat, or only the trace.
+
+The engine records every event through :func:`audience`, so a new event type needs one line here to reach the
+right seats. Gestures are not here: who notices one is perception's business, and a noticed gesture is a
+:class:`~kemps_sim.trace.Perceived` event that the noticing seat sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from kemps_sim.scoring import Outcome
+from kemps_sim.seating import NOBODY
+from kemps_sim.trace import (
+    EVENT_TYPES,
+    CallCutOff,
+    CallHeard,
+    Dealt,
+    Gestured,
+    HandFour,
+    Objected,
+    Perceived,
+    PlayStarted,
+    RaceLost,
+    Redealt,
+    Refilled,
+    Revealed,
+    RoundEnded,
+    Scored,
+    StallSaid,
+    Swapped,
+    Swept,
+    TraceEvent,
+)
+
+#: Audience of an event everyone at the table sees.
+EVERYONE = -2
+#: Audience of an event nobody at the table sees as such (it stays in the trace for analysis).
+TRACE_ONLY = NOBODY
+
+
+def _everyone(_: TraceEvent) -> int:
+    return EVERYONE
+
+
+def _trace_only(_: TraceEvent) -> int:
+    return TRACE_ONLY
+
+
+def _own_seat(event: TraceEvent) -> int:
+    return event.seat  # type: ignore[union-attr]
+
+
+def _shown_to(event: Revealed) -> int:
+    return EVERYONE if event.to == NOBODY else event.to
+
+
+_AUDIENCE: dict[type, Callable] = {
+    Dealt: _trace_only,  # each seat knows its own hand from its hand, not from an event
+    Redealt: _everyone,  # 003: the player shows the cards
+    PlayStarted: _everyone,
+    Swapped: _everyone,
+    RaceLost: _own_seat,  # the loser feels the card gone
+    HandFour: _own_seat,  # only the holder knows its hand is four of a kind
+    Gestured: _trace_only,  # seen through perception, as Perceived
+    Perceived: _own_seat,
+    StallSaid: _everyone,
+    Objected: _everyone,
+    Swept: _everyone,
+    Refilled: _everyone,
+    CallHeard: _everyone,
+    CallCutOff: _trace_only,  # the round is over: nobody acts on it
+    Revealed: _shown_to,
+    Scored: _everyone,
+    RoundEnded: _everyone,
+}
+assert set(_AUDIENCE) == set(EVENT_TYPES), "every event type needs an audience"
+
+
+def audience(event: TraceEvent) -> int:
+    """Who sees ``event``: :data:`EVERYONE`, one seat, or :data:`TRACE_ONLY`."""
+    return _AUDIENCE[type(event)](event)
+
+
+def public_form(event: TraceEvent) -> TraceEvent:
+    """The event as the table sees it. While play goes on after a Stop Kemps against a pair holding a Double,
+    the table learns only that the accusation failed, not that a Double is held."""
+    if type(event) is CallHeard and not event.ends_round and event.outcome == Outcome.STOP_INEFFECTIVE.value:
+        return event._replace(outcome=Outcome.STOP_WRONG.value)
+    return event
