@@ -29,6 +29,7 @@ from kemps_sim.errors import ConfigError
 from kemps_sim.intents import Intent
 from kemps_sim.observation import Observation
 from kemps_sim.perception import Percept
+from kemps_sim.seating import partner
 
 #: Working memory holds about four chunks (Cowan 2001): the default number of gestures watched in the other pairs.
 WATCH_SPAN = 4
@@ -66,8 +67,8 @@ class Calling:
     def __init__(self, seat: int, players: int, reader: TableReader, rng: np.random.Generator, caution: float,
                  threshold: float | None, stop: bool, knows_fakes: bool, watch_span: int = WATCH_SPAN,
                  hunches: bool = False) -> None:
-        partner = (seat + players // 2) % players
-        ignore = (lambda p: p.gesturer == partner and is_fake(reader, partner, p.time)) if knows_fakes else None
+        mate = partner(players, seat)
+        ignore = (lambda p: p.gesturer == mate and is_fake(reader, mate, p.time)) if knows_fakes else None
         self.belief = Belief(seat, players, rng, ignore=ignore, trust_partner=knows_fakes)
         self.caller = Caller(self.belief, caution, threshold, stop, hunches)
         self.stop = stop
@@ -85,7 +86,7 @@ class Calling:
         if percept.gesturer == obs.partner:
             return percept.gesture == obs.signal
         belief = self.belief
-        if not self.stop or belief.odds is None or belief.pair == percept.gesturer % belief.pairs:
+        if not self.stop or belief.odds is None or belief.pair == belief.pair_by_seat[percept.gesturer]:
             return False
         share = belief.shares(percept.gesturer).get(percept.gesture, 0.0)  # the odds multiply by 1 + share·(ratio−1)
         return share * (belief.odds.percept_ratio(percept.gesture, percept.llr) - 1.0) >= WAKE_RATIO - 1.0

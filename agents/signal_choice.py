@@ -16,6 +16,7 @@ import numpy as np
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.observation import Observation
+from kemps_sim.seating import NOBODY, pair_of
 from kemps_sim.trace import CallHeard
 
 SIGNAL_POLICIES: tuple[str, ...] = ("fixed", "change_when_seen", "random")
@@ -33,11 +34,11 @@ def check_signal_params(owner: str, signal: str, policy: str) -> None:
 
 def seen_called(obs: Observation) -> bool:
     """Whether the pair's current signal was the cue of a call about the pair in the round just played."""
-    signal, pair, pairs = obs.signal, obs.pair, obs.rules.pairs
+    signal, pair, players = obs.signal, obs.pair, obs.rules.players
     for event in obs.log:
         if type(event) is CallHeard and event.cue == signal:
-            about = event.seat if event.accused < 0 else event.accused
-            if about % pairs == pair:
+            about = event.seat if event.accused == NOBODY else event.accused
+            if pair_of(players, about) == pair:
                 return True
     return False
 

@@ -15,6 +15,7 @@ from typing import Any
 from kemps_sim.agent import Agent, BaseAgent
 from kemps_sim.errors import ConfigError
 from kemps_sim.registry import agent_class, agent_info
+from kemps_sim.seating import pair_of
 
 LineupLike = str | Sequence[str | BaseAgent | Callable[[], Agent]]
 AgentFactory = Callable[[], Agent]
@@ -102,6 +103,6 @@ def resolve_lineup(lineup: LineupLike, players: int) -> list[tuple[str, AgentFac
     if len(resolved) == 1:
         return resolved * players
     if len(resolved) == players // 2:
-        return [resolved[s % (players // 2)] for s in range(players)]
+        return [resolved[pair_of(players, s)] for s in range(players)]
     raise ConfigError(f"lineup has {len(resolved)} entries for {players} players; give 1, {players // 2} "
                       f"(one per pair) or {players} (one per seat)")

@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from kemps_sim.cards import RANKS, hand_text
+from kemps_sim.retrace import TableReplay
 from kemps_sim.scoring import Outcome, ScoreDelta, Standings, letters_text, stop_penalty_applies
 from kemps_sim.seating import NOBODY, pair_seats, partner
 from kemps_sim.trace import (
@@ -40,6 +41,7 @@ from kemps_sim.trace import (
     StallSaid,
     Swapped,
     Swept,
+    TraceEvent,
 )
 
 if TYPE_CHECKING:
@@ -162,10 +164,7 @@ class _RoundNarrator:
         self.rules, self.rnd, self.fidgets = rules, rnd, fidgets
         self.words = rules.call_words
         self.standings = before if before is not None else Standings.start(rules)
-        self.hands: list[list[int]] = [[] for _ in range(rules.players)]
-        self.middle: list[int] = []
-        self.laid_taken: dict[int, int] = {}  # fresh cards taken before the refill's last card: card -> seat
-        self.refilling = False
+        self.table = TableReplay(rules.players)  # hands and middle as the trace has them so far
         self.fours: dict[int, int] = {}  # seat -> rank of the four of a kind it holds
         self.last_call: CallHeard | None = None
         self.dealt: Dealt | None = None
@@ -188,14 +187,13 @@ class _RoundNarrator:
         yield f"  after round {rnd.index + 1}: {score_text(self.rules, rnd.standings)}"
 
     # One event ------------------------------------------------------------------------------------------------
-    def event(self, event: object) -> list[str]:
+    def event(self, event: TraceEvent) -> list[str]:
+        self.table.apply(event)
         kind = type(event)
         handler = getattr(self, "_" + kind.__name__.lower(), None)
         return handler(event) if handler is not None else []
 
     def _dealt(self, e: Dealt) -> list[str]:
-        self.hands = [list(h) for h in e.hands]
-        self.middle = list(e.middle)
         self.dealt = e
         if not self.redeals:
             return [f"deal: {self._hands(e.hands)}; middle {hand_text(e.middle)}"]
@@ -220,23 +218,11 @@ class _RoundNarrator:
         return lines
 
     def _playstarted(self, e: PlayStarted) -> list[str]:
-        self.middle = list(e.middle)
         if self.rules.start == "dealer_go":
             return [f"seat {e.dealer} (the dealer) says go: play starts"]
         return ["play starts"]
 
     def _swapped(self, e: Swapped) -> list[str]:
-        hand = self.hands[e.seat]
-        for card in e.gave:
-            if card in hand:
-                hand.remove(card)
-            self.middle.append(card)
-        for card in e.took:
-            hand.append(card)
-            if card in self.middle:
-                self.middle.remove(card)
-            elif self.refilling:
-                self.laid_taken[card] = e.seat
         if e.gave and e.took:
             return [f"seat {e.seat} swaps {hand_text(e.gave)} for {hand_text(e.took)}"]
         if e.gave:
@@ -245,9 +231,9 @@ class _RoundNarrator:
 
     def _racelost(self, e: RaceLost) -> list[str]:
         cards = hand_text(e.wanted)
-        own = e.wanted and all(card in self.hands[e.seat] for card in e.wanted)
+        own = e.wanted and all(card in self.table.hands[e.seat] for card in e.wanted)
         if e.winner == NOBODY and own:
-            why = "a fresh middle is being laid" if self.refilling else "the middle is being swept"
+            why = "a fresh middle is being laid" if self.table.refilling else "the middle is being swept"
             return [f"seat {e.seat} is too late to put down {cards} ({why})"]
         if e.winner == NOBODY:
             return [f"seat {e.seat} reaches for {cards} too late: swept away"]
@@ -275,16 +261,11 @@ class _RoundNarrator:
         return [f"seat {e.seat} objects: not stalled"]
 
     def _swept(self, e: Swept) -> list[str]:
-        self.middle = []
-        self.laid_taken = {}
-        self.refilling = True
         reason = _SWEEP_REASONS.get(e.reason, e.reason.replace("_", " "))
         return [f"seat {e.seat}{self._dealer(e.seat)} sweeps {hand_text(e.cards)} to the discards ({reason})"]
 
     def _refilled(self, e: Refilled) -> list[str]:
-        self.refilling = False
-        taken = {card: seat for card, seat in self.laid_taken.items() if card in e.cards}
-        self.middle.extend(card for card in e.cards if card not in taken)
+        taken = self.table.laid_taken
         text = f"seat {e.seat}{self._dealer(e.seat)} lays {_plural(len(e.cards), 'fresh card')}"
         text += " from the reshuffled discards" if e.reshuffled else ""
         text += f": {hand_text(e.cards)}"
@@ -293,8 +274,9 @@ class _RoundNarrator:
             by_seat.setdefault(seat, []).append(card)
         for seat, cards in by_seat.items():
             text += f"; seat {seat} took {hand_text(cards)} as {'it' if len(cards) == 1 else 'they'} landed"
-        if sorted(self.middle) != sorted(e.cards):
-            text += f"; middle now {hand_text(self.middle) or 'empty'}"
+        middle = self.table.middle
+        if sorted(middle) != sorted(e.cards):
+            text += f"; middle now {hand_text(middle) or 'empty'}"
         return [text]
 
     def _callheard(self, e: CallHeard) -> list[str]:

@@ -47,7 +47,7 @@ class Observation:
     Agents read it; they never change it (their own ``memory`` dict excepted).
     """
 
-    __slots__ = ("_hand", "_log", "_perceiver", "_percepts", "_private", "_profile", "_repertoire", "_state",
+    __slots__ = ("_clock", "_hand", "_log", "_perceiver", "_percepts", "_private", "_profile", "_repertoire", "_state",
                  "memory", "pair", "partner", "seat")
 
     def __init__(self, seat: int, state: RoundState, memory: dict[str, Any] | None = None, *,
@@ -59,6 +59,7 @@ class Observation:
         self.pair = pair_of(n, seat)
         self.memory = memory if memory is not None else {}
         self._state = state
+        self._clock = state.clock
         self._hand = state.table.hands[seat]
         self._percepts = ReadOnlyList(state.percepts[seat])
         self._log = ReadOnlyList(state.log)
@@ -112,7 +113,7 @@ class Observation:
     @property
     def now(self) -> float:
         """Simulated seconds since the round began."""
-        return self._state.clock.now
+        return self._clock.now
 
     @property
     def dealer(self) -> int:

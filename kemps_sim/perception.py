@@ -20,6 +20,7 @@ from scipy.special import ndtr  # the standard normal CDF Φ (what scipy.stats.n
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.gestures import Gesture
+from kemps_sim.seating import NOBODY
 from kemps_sim.timing import DEFAULT_BLOCK, NumericConfig, check_mapping, show
 
 FIXATED, PERIPHERAL, UNSEEN, HEARD = "fixated", "peripheral", "unseen", "heard"
@@ -212,7 +213,7 @@ def _thresholds(observer: Observer, attention: Attention, relation: str, n_oppon
 
 def perceive(observer: Observer, attention: Attention, gesture: Gesture, deliberate: bool,
              rng: np.random.Generator | None, *, relation: str, n_opponents: int, busy: bool = False,
-             gesturer: int = -1, time: float = math.nan, u: float | None = None,
+             gesturer: int = NOBODY, time: float = math.nan, u: float | None = None,
              z: float | None = None) -> Percept | None:
     """One observer's percept of one gesture, or None if it went unnoticed.
 
@@ -269,7 +270,7 @@ class Perceiver:
                      for rel in (PARTNER, OPPONENT, "opponents")}
 
     def perceive(self, gesture: Gesture, deliberate: bool, relation: str, busy: bool = False,
-                 gesturer: int = -1, time: float = math.nan) -> Percept | None:
+                 gesturer: int = NOBODY, time: float = math.nan) -> Percept | None:
         """The percept of ``gesture`` by a gesturer of this ``relation`` ("partner"/"opponent"), or None."""
         if gesture.heard:
             d = self._d_heard * gesture.salience

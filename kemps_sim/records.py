@@ -13,6 +13,7 @@ import pandas as pd
 
 from kemps_sim import trace
 from kemps_sim.results import MATCH_TABLES, MatchResult
+from kemps_sim.seating import NOBODY, pair_of, pair_seats, partner
 from kemps_sim.trace import CallHeard, Gestured, HandFour, Perceived, RaceLost, Refilled, StallSaid, Swapped, Swept
 
 NAN = math.nan
@@ -29,7 +30,7 @@ def pairs_table(result: MatchResult) -> pd.DataFrame:
     rules, standings = result.rules, result.standings
     rows = []
     for pair in range(rules.pairs):
-        seats = (pair, pair + rules.pairs)
+        seats = pair_seats(rules.players, pair)
         rows.append({
             "seed": result.seed, "pair": pair, "seats": f"{seats[0]},{seats[1]}",
             "agents": " + ".join(dict.fromkeys(result.agents[s] for s in seats)),
@@ -58,12 +59,12 @@ def rounds_table(result: MatchResult) -> pd.DataFrame:
                 counts["signals" if event.deliberate else "fidgets"] += 1
             if kind is CallHeard and event.ends_round:
                 deciding = event
-        pairs = result.rules.pairs
+        n = result.rules.players
         rows.append({
             "seed": result.seed, "round": rnd.index, "dealer": rnd.dealer, "outcome": rnd.outcome.value,
             "duration": rnd.end_time, **counts,
-            "caller": deciding.seat if deciding else -1,
-            "caller_pair": deciding.seat % pairs if deciding else -1,
+            "caller": deciding.seat if deciding else NOBODY,
+            "caller_pair": pair_of(n, deciding.seat) if deciding else -1,
             "signals_used": ",".join(rnd.signals),
         })
     return pd.DataFrame(rows)
@@ -79,7 +80,7 @@ def calls_table(result: MatchResult) -> pd.DataFrame:
     ``cue`` is the gesture the caller last noticed from the holder, which the table sees the call answer.
     """
     rules = result.rules
-    n, pairs = rules.players, rules.pairs
+    n = rules.players
     rows = []
     for rnd in result.rounds:
         four_at = [NAN] * n
@@ -90,14 +91,15 @@ def calls_table(result: MatchResult) -> pd.DataFrame:
                 four_at[event.seat] = event.time if event.rank >= 0 else NAN
                 signal_at[event.seat] = NAN
             elif (kind is Gestured and event.deliberate and event.holds_four
-                  and event.gesture == rnd.signals[event.seat % pairs] and math.isnan(signal_at[event.seat])):
+                  and event.gesture == rnd.signals[pair_of(n, event.seat)] and math.isnan(signal_at[event.seat])):
                 signal_at[event.seat] = event.time
             elif kind is CallHeard:
                 holder = _holder(event, n, rules.stop_kemps_reveals, four_at)
                 rows.append({
                     "seed": result.seed, "round": rnd.index, "time": event.time, "started": event.started,
-                    "caller": event.seat, "caller_pair": event.seat % pairs, "call": event.call,
-                    "accused": event.accused, "accused_pair": event.accused % pairs if event.accused >= 0 else -1,
+                    "caller": event.seat, "caller_pair": pair_of(n, event.seat), "call": event.call,
+                    "accused": event.accused,
+                    "accused_pair": pair_of(n, event.accused) if event.accused != NOBODY else -1,
                     "outcome": event.outcome, "right": event.right, "ends_round": event.ends_round,
                     "cue": event.cue, "holder": holder, "four_at": four_at[holder], "signal_at": signal_at[holder],
                     "four_to_signal": signal_at[holder] - four_at[holder],
@@ -118,7 +120,7 @@ def fours_table(result: MatchResult) -> pd.DataFrame:
     ``settled_at`` is when that happened (the round's end for ``uncalled``).
     """
     rules = result.rules
-    n, pairs = rules.players, rules.pairs
+    n = rules.players
     rows: list[dict] = []
     for rnd in result.rounds:
         open_rows: dict[int, dict] = {}
@@ -129,20 +131,20 @@ def fours_table(result: MatchResult) -> pd.DataFrame:
                 _settle(open_rows, event.seat, "broken", event.time)
                 four_at[event.seat] = event.time if event.rank >= 0 else NAN
                 if event.rank >= 0:
-                    row = {"seed": result.seed, "round": rnd.index, "seat": event.seat, "pair": event.seat % pairs,
+                    row = {"seed": result.seed, "round": rnd.index, "seat": event.seat, "pair": pair_of(n, event.seat),
                            "rank": event.rank, "four_at": event.time, "signal_at": NAN, "fate": "uncalled",
                            "settled_at": rnd.end_time}
                     rows.append(row)
                     open_rows[event.seat] = row
             elif (kind is Gestured and event.deliberate and event.seat in open_rows
-                  and event.gesture == rnd.signals[event.seat % pairs]
+                  and event.gesture == rnd.signals[pair_of(n, event.seat)]
                   and math.isnan(open_rows[event.seat]["signal_at"])):
                 open_rows[event.seat]["signal_at"] = event.time
             elif kind is CallHeard and event.right:
                 if event.call == "stop_kemps":
                     _settle(open_rows, _holder(event, n, rules.stop_kemps_reveals, four_at), "stolen", event.time)
                 else:
-                    _settle(open_rows, (event.seat + n // 2) % n, "kemps", event.time)
+                    _settle(open_rows, partner(n, event.seat), "kemps", event.time)
                     if event.call == "double_kemps":
                         _settle(open_rows, event.seat, "kemps", event.time)
     columns = ["seed", "round", "seat", "pair", "rank", "four_at", "signal_at", "fate", "settled_at"]
@@ -186,9 +188,9 @@ def _settle(open_rows: dict[int, dict], seat: int, fate: str, time: float) -> No
 
 def _holder(call: CallHeard, n: int, reveals: str, four_at: list[float]) -> int:
     if call.call in ("kemps", "double_kemps"):
-        return (call.seat + n // 2) % n
+        return partner(n, call.seat)
     accused = call.accused
-    other = (accused + n // 2) % n
+    other = partner(n, accused)
     if reveals == "accused_pair" and math.isnan(four_at[accused]) and not math.isnan(four_at[other]):
         return other
     return accused

@@ -37,6 +37,7 @@ from kemps_sim.intents import CallDoubleKemps, CallKemps, CallStopKemps, Intent
 from kemps_sim.observation import Observation
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import allowed_stop_targets
+from kemps_sim.seating import NOBODY, opponents, pair_of, pair_seats
 
 #: The longest wait for a next look that is taken into account (seconds): beyond it the hazard is 1 anyway.
 MAX_WAIT = 120.0
@@ -92,9 +93,13 @@ class Caller:
         self.double = kemps_stakes(rules, seat, double=True) if rules.double_kemps else None
         self.targets = allowed_stop_targets(rules, seat)
         self.stops = {t: stop_stakes(rules, seat, t) for t in self.targets}
+        n = rules.players
+        # the seats that may be accused, pair by pair (lowest pair first)
+        self.stop_pairs = tuple(tuple(s for s in pair_seats(n, pair) if s in self.stops)
+                                for pair in sorted({pair_of(n, t) for t in self.targets}))
         partner = belief.partner
-        self.stealing_pairs = len({o % rules.pairs for o in range(rules.players)
-                                   if o % rules.pairs != belief.pair and partner in allowed_stop_targets(rules, o)})
+        self.stealing_pairs = len({pair_of(n, o) for o in opponents(n, seat)
+                                   if partner in allowed_stop_targets(rules, o)})
         rates = fitted.RATES
         self.steal_known, self.steal_unknown = rates["steal_known"], rates["steal_unknown"]
         self.kemps_rate = rates["kemps_after_signal"]
@@ -132,9 +137,7 @@ class Caller:
                     yield advantage(p, stakes, h, self.risk), Choice(intent, p, p_star)
         if not self.stop or obs.barred_from_stop or not self.targets:
             return
-        pairs = belief.pairs
-        for pair in sorted({t % pairs for t in self.targets}):
-            members = [s for s in (pair, pair + pairs) if s in self.stops]
+        for members in self.stop_pairs:
             open_ = [s for s in members if self._worth_a_look(obs, s, self.floor_stop)]
             if not open_:
                 continue
@@ -175,11 +178,11 @@ class Caller:
 def signal_seen(obs: Observation, reader: TableReader) -> bool:
     """Whether the pair's current signal was the cue of a call about the pair in an earlier round (public: 004,
     "once the other pair has seen a signal called, they know it")."""
-    pairs = obs.rules.pairs
+    players = obs.rules.players
     for heard in reader.calls:
         call = heard.call
         if heard.round < obs.round_index and call.cue == obs.signal:
-            about = call.seat if call.accused < 0 else call.accused
-            if about % pairs == obs.pair:
+            about = call.seat if call.accused == NOBODY else call.accused
+            if pair_of(players, about) == obs.pair:
                 return True
     return False

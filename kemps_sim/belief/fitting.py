@@ -49,6 +49,7 @@ from kemps_sim.lineup import resolve_lineup, split_lineup
 from kemps_sim.observation import Observation
 from kemps_sim.presets import load_rules
 from kemps_sim.rules import Rules
+from kemps_sim.seating import NOBODY, pair_of, partner
 from kemps_sim.trace import CallHeard, Gestured, HandFour, RoundEnded
 
 TABLE_SIZES = ("4", "6", "8")
@@ -266,8 +267,8 @@ class RateTally:
             self._round(rnd, n, pairs, seen, rules)
             for event in rnd.trace:
                 if type(event) is CallHeard and event.cue:
-                    about = event.seat if event.accused < 0 else event.accused
-                    seen.add((about % pairs, event.cue))
+                    about = event.seat if event.accused == NOBODY else event.accused
+                    seen.add((pair_of(n, about), event.cue))
 
     def _round(self, rnd, n: int, pairs: int, seen: set[tuple[int, str]], rules: Rules) -> None:
         four_at: dict[int, float] = {}
@@ -279,8 +280,9 @@ class RateTally:
             if seat in first:
                 exposure = max(at - first[seat], 0.0)
                 self.exposure += exposure
-                known = (seat % pairs, rnd.signals[seat % pairs]) in seen
-                stealers = sum(1 for p in range(pairs) if p != seat % pairs)
+                pair = pair_of(n, seat)
+                known = (pair, rnd.signals[pair]) in seen
+                stealers = sum(1 for p in range(pairs) if p != pair)
                 tally = self.steal[known]
                 tally[1] += exposure * stealers
                 self.kemps += how == "kemps"
@@ -297,7 +299,7 @@ class RateTally:
                 else:
                     close(event.seat, event.time, "broken")
             elif kind is Gestured and event.deliberate and event.holds_four and event.seat in four_at \
-                    and event.gesture == rnd.signals[event.seat % pairs]:
+                    and event.gesture == rnd.signals[pair_of(n, event.seat)]:
                 if event.seat in first:
                     self.gaps.append(event.time - last[event.seat])
                 else:
@@ -305,11 +307,11 @@ class RateTally:
                     self.lags.append(event.time - four_at[event.seat])
                 last[event.seat] = event.time
             elif kind is CallHeard and event.right and event.ends_round:
-                if event.accused < 0:
-                    holder = (event.seat + pairs) % n
+                if event.accused == NOBODY:
+                    holder = partner(n, event.seat)
                     close(holder, event.time, "kemps")
                 else:
-                    for seat in (event.accused, (event.accused + pairs) % n):
+                    for seat in (event.accused, partner(n, event.accused)):
                         close(seat, event.time, "stolen")
         for seat in list(first):
             close(seat, end_time, "open")

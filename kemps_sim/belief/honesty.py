@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from kemps_sim.belief.tracking import HeardCall, TableReader
 from kemps_sim.cards import is_four_of_a_kind
 from kemps_sim.perception import Percept
+from kemps_sim.seating import NOBODY, pair_of, partner
 
 #: Seconds before a call in which the seat's own percepts of the player count as what the call answered.
 WINDOW = 8.0
@@ -82,10 +83,10 @@ class Honesty:
 
     def _learn(self, heard: HeardCall, players: int, me: int,
                deliberate: Callable[[Percept, int], float]) -> None:
-        call, pairs = heard.call, self.pairs
-        about = (call.seat + pairs) % players if call.accused < 0 else call.accused
+        call = heard.call
+        about = partner(players, call.seat) if call.accused == NOBODY else call.accused
         percepts = self._percepts.get(heard.round, ())
-        for seat, held in truths(heard, players, pairs, self.by_pair).items():
+        for seat, held in truths(heard, players, self.by_pair).items():
             if seat == me:  # the seat knows its own hand: a call about it teaches nothing of its pair's honesty
                 continue
             weight = max((deliberate(p, heard.round) for p in percepts
@@ -95,21 +96,21 @@ class Honesty:
                     Percept(seat, call.cue, 0.0, 0.0, "heard", call.time), heard.round))
             if weight > 0.0:
                 if held:
-                    self.real[seat % pairs] += weight
+                    self.real[pair_of(players, seat)] += weight
                 else:
-                    self.fakes[seat % pairs] += weight
+                    self.fakes[pair_of(players, seat)] += weight
 
 
-def truths(heard: HeardCall, players: int, pairs: int, by_pair: bool) -> dict[int, bool]:
+def truths(heard: HeardCall, players: int, by_pair: bool) -> dict[int, bool]:
     """What the call showed: whether each seat it settles held four of a kind at the moment of the call (a wrong
     Double Kemps settles no seat unless hands are shown)."""
     call, revealed = heard.call, heard.revealed
     truths = {seat: is_four_of_a_kind(hand) for seat, hand in revealed.items()}
-    if call.accused < 0:
+    if call.accused == NOBODY:
         if call.call == "kemps" or call.right:
-            truths.setdefault((call.seat + pairs) % players, call.right)
+            truths.setdefault(partner(players, call.seat), call.right)
         return truths
-    accused, mate = call.accused, (call.accused + pairs) % players
+    accused, mate = call.accused, partner(players, call.accused)
     if not call.right:  # nobody accused held it (an ineffective Stop against a Double reads as wrong in play)
         truths.setdefault(accused, False)
         if by_pair:

@@ -37,6 +37,7 @@ from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import HAND_SIZE
 from kemps_sim.observation import Observation
 from kemps_sim.perception import OPPONENT, PARTNER, Attention, Percept
+from kemps_sim.seating import NOBODY, pair_of, partner
 from kemps_sim.trace import Swapped
 
 #: Λ is capped here (a hundred orders of magnitude is certainty) so that sums of products stay finite.
@@ -55,8 +56,11 @@ class Belief:
                  prior_fakes: float = 0.1, prior_real: float = 0.9, learn: float = 20.0,
                  forget: float = 0.25) -> None:
         self.seat, self.players, self.pairs = seat, players, players // 2
-        self.pair = seat % self.pairs
-        self.partner = (seat + self.pairs) % players
+        self.pair = pair_of(players, seat)
+        self.partner = partner(players, seat)
+        # every seat's pair and partner (:mod:`kemps_sim.seating`), looked up rather than computed: asked per percept
+        self.pair_by_seat = tuple(pair_of(players, s) for s in range(players))
+        self.partner_by_seat = tuple(partner(players, s) for s in range(players))
         self.rng = rng
         self.ignore = ignore
         self.trust_partner = trust_partner
@@ -92,11 +96,11 @@ class Belief:
             self._floors_after_calls(reader)
         percepts = self._percepts
         if len(percepts) != self._read:
-            ignore, seen, pending = self.ignore, self.seen, self.pending
+            ignore, seen, pending, pair_by_seat = self.ignore, self.seen, self.pending, self.pair_by_seat
             for p in percepts[self._read:]:
                 if p.gesturer in seen and (ignore is None or not ignore(p)):
                     seen[p.gesturer].append((p.time, p.gesture, p.llr))
-                    if p.gesturer % self.pairs != self.pair and p.time >= reader.still_since(p.gesturer):
+                    if pair_by_seat[p.gesturer] != self.pair and p.time >= reader.still_since(p.gesturer):
                         weight = self._deliberate(p)
                         if weight > pending.get(p.gesturer, (0.0, 0.0))[1]:
                             pending[p.gesturer] = (p.time, weight)
@@ -110,7 +114,7 @@ class Belief:
         assert self.honesty is not None
         for seat, (made_at, weight) in list(self.pending.items()):
             if reader.still_since(seat) > made_at:
-                self.honesty.swapped_after(seat % self.pairs, weight)
+                self.honesty.swapped_after(self.pair_by_seat[seat], weight)
                 del self.pending[seat]
 
     def _noticed(self, event: Swapped) -> bool:
@@ -150,15 +154,15 @@ class Belief:
         as wrong under Double Kemps may have been an ineffective one against a Double: the seat learns nothing."""
         for heard in reader.calls[self._calls_seen:]:
             call = heard.call
-            about = (call.seat + self.pairs) % self.players if call.accused < 0 else call.accused
-            for seat in (about, (about + self.pairs) % self.players):
+            about = self.partner_by_seat[call.seat] if call.accused == NOBODY else call.accused
+            for seat in (about, self.partner_by_seat[about]):
                 self.pending.pop(seat, None)  # the call settles it (Honesty reads what the call showed)
             if heard.round != reader.round or call.right:
                 continue
-            if call.accused >= 0 and call.accused % self.pairs == self.pair and self._obs is not None \
+            if call.accused != NOBODY and self.pair_by_seat[call.accused] == self.pair and self._obs is not None \
                     and self._obs.rules.double_kemps:
                 continue
-            for seat, held in truths(heard, self.players, self.pairs, self.by_pair).items():
+            for seat, held in truths(heard, self.players, self.by_pair).items():
                 if not held and seat in self.floor:
                     self.floor[seat] = max(self.floor[seat], call.time)
         self._calls_seen = len(reader.calls)
@@ -167,7 +171,7 @@ class Belief:
         """Probability that a percept was a deliberate gesture of its gesturer's pair's signal (for a percept of an
         earlier round, with the seat's own pair's signal of that round)."""
         assert self.odds is not None
-        pair = percept.gesturer % self.pairs
+        pair = self.pair_by_seat[percept.gesturer]
         if pair == self.pair and round_index is not None and round_index in self._signals:
             shares = {self._signals[round_index]: 1.0}
         else:
@@ -177,7 +181,7 @@ class Belief:
     # Questions ------------------------------------------------------------------------------------------------
     def shares(self, seat: int) -> dict[str, float]:
         """The believed probability of each gesture being the signal of ``seat``'s pair."""
-        pair = seat % self.pairs
+        pair = self.pair_by_seat[seat]
         if pair == self.pair:
             assert self._obs is not None
             return {self._obs.signal: 1.0}
@@ -205,7 +209,7 @@ class Belief:
         prior = 1.0 / (1.0 + math.exp(-lp))
         ratio = self.ratio(obs, seat)
         assert self.honesty is not None
-        pair = seat % self.pairs
+        pair = self.pair_by_seat[seat]
         trusted = pair == self.pair and self.trust_partner
         fake = 0.0 if trusted else min(prior * self.honesty.fake_odds(pair), 1.0 - prior)
         held = prior * ratio
@@ -244,7 +248,7 @@ class Belief:
     def stop_right(self, obs: Observation, accused: int) -> float:
         """P(a Stop Kemps naming ``accused`` is right now), per ``stop_kemps_reveals`` (the accused alone or either
         of its pair) and, with Double Kemps, not against a pair that holds a Double (ineffective)."""
-        mate = (accused + self.pairs) % self.players
+        mate = self.partner_by_seat[accused]
         a = self.probability(obs, accused)
         by_pair = obs.rules.stop_kemps_reveals == "accused_pair"
         if not by_pair and not obs.rules.double_kemps:

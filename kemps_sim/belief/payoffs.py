@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Call, CallKind, Outcome, ScoreDelta, allowed_stop_targets, score
+from kemps_sim.seating import opponents, pair_of, partner
 
 #: A wrong call is never taken as free: without any cost (rounds won, play going on) a caller would call on nothing.
 MIN_LOSS = 0.05
@@ -42,22 +43,21 @@ def _value(rules: Rules, call: Call, outcome: Outcome, pair: int) -> float:
 
 def kemps_stakes(rules: Rules, seat: int, double: bool = False) -> Stakes:
     """Kemps (or Double Kemps) by ``seat`` on its partner; missed: an opponent's right Stop Kemps on the partner."""
-    pair, partner = seat % rules.pairs, (seat + rules.pairs) % rules.players
+    pair, mate = pair_of(rules.players, seat), partner(rules.players, seat)
     kind, right, wrong = ((CallKind.DOUBLE_KEMPS, Outcome.DOUBLE_RIGHT, Outcome.DOUBLE_WRONG) if double
                           else (CallKind.KEMPS, Outcome.KEMPS_RIGHT, Outcome.KEMPS_WRONG))
     call = Call(kind, seat)
-    stealers = [o for o in range(rules.players) if o % rules.pairs != pair
-                and partner in allowed_stop_targets(rules, o)]
-    missed = (-sum(_value(rules, Call(CallKind.STOP_KEMPS, o, partner), Outcome.STOP_RIGHT, pair) for o in stealers)
+    stealers = [o for o in opponents(rules.players, seat) if mate in allowed_stop_targets(rules, o)]
+    missed = (-sum(_value(rules, Call(CallKind.STOP_KEMPS, o, mate), Outcome.STOP_RIGHT, pair) for o in stealers)
               / len(stealers)) if stealers else 0.0
     return Stakes(_value(rules, call, right, pair), max(-_value(rules, call, wrong, pair), MIN_LOSS), missed)
 
 
 def stop_stakes(rules: Rules, seat: int, accused: int) -> Stakes:
     """Stop Kemps by ``seat`` naming ``accused``; missed: the accused's partner calls a right Kemps first."""
-    pair = seat % rules.pairs
+    pair = pair_of(rules.players, seat)
     call = Call(CallKind.STOP_KEMPS, seat, accused)
-    mate = (accused + rules.pairs) % rules.players
+    mate = partner(rules.players, accused)
     missed = -_value(rules, Call(CallKind.KEMPS, mate), Outcome.KEMPS_RIGHT, pair)
     return Stakes(_value(rules, call, Outcome.STOP_RIGHT, pair),
                   max(-_value(rules, call, Outcome.STOP_WRONG, pair), MIN_LOSS), missed)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import is_four_of_a_kind
+from kemps_sim.seating import NOBODY, pair_of, partner
 
 
 class SignalKnowledge:
@@ -48,17 +49,17 @@ class SignalKnowledge:
             call, cue = heard.call, heard.call.cue
             if not cue:
                 continue
-            if call.accused < 0:  # Kemps or Double Kemps: about the caller's own pair
-                self._learn(call.seat % self.pairs, cue, self.learn)
+            if call.accused == NOBODY:  # Kemps or Double Kemps: about the caller's own pair
+                self._learn(pair_of(players, call.seat), cue, self.learn)
                 continue
-            pair = call.accused % self.pairs
+            pair = pair_of(players, call.accused)
             if not call.right:
                 self._doubt(pair, cue)
                 continue
             held = heard.revealed.get(call.accused)
             if held is not None and is_four_of_a_kind(held):
                 self._learn(pair, cue, self.learn)
-            elif held is None and (call.accused + self.pairs) % players not in heard.revealed:
+            elif held is None and partner(players, call.accused) not in heard.revealed:
                 self._learn(pair, cue, self.learn / 2)  # nothing shown (play went on): right, about whom unknown
             else:
                 self._learn(pair, cue, self.learn / 4)  # only the partner held it: the cue may be a fidget

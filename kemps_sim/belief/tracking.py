@@ -26,6 +26,7 @@ from typing import NamedTuple
 from kemps_sim.cards import RANK
 from kemps_sim.cards import RANKS as CARD_RANKS
 from kemps_sim.observation import Observation
+from kemps_sim.seating import NOBODY
 from kemps_sim.trace import CallHeard, PlayStarted, Refilled, Revealed, Swapped, Swept, TraceEvent
 
 RANKS = len(CARD_RANKS)
@@ -45,7 +46,7 @@ class TableReader:
     """Per round: cards taken and still held, ranks taken and thrown by every seat, swap times, the discard pile,
     fresh middles; per match: the calls heard."""
 
-    def __init__(self, players: int, seat: int = -1, notice: Callable[[Swapped], bool] | None = None) -> None:
+    def __init__(self, players: int, seat: int = NOBODY, notice: Callable[[Swapped], bool] | None = None) -> None:
         self.players = players
         self.seat = seat
         self.notice = notice
@@ -114,7 +115,7 @@ class TableReader:
                 self.others_changed_at = event.time
             elif kind is CallHeard:
                 self.calls.append(HeardCall(self.round, event, {}))
-            elif kind is Revealed and self.calls and event.to < 0:
+            elif kind is Revealed and self.calls and event.to == NOBODY:
                 self.calls[-1].revealed.update(zip(event.seats, event.hands, strict=True))
 
     def _swapped(self, event: Swapped) -> None:
@@ -194,7 +195,7 @@ class TableReader:
         """Cards of ``rank`` whose place the reading seat does not know, so that they could be among the unknown
         cards of ``seat``'s hand: every copy less those in the reader's own hand, the middle, the discard pile and
         every known hand (``seat``'s own known cards included: they fill known places)."""
-        mine = sum(RANK[c] == rank for c in self.held[self.seat]) if self.seat >= 0 else 0  # in own_hand too
+        mine = sum(RANK[c] == rank for c in self.held[self.seat]) if self.seat != NOBODY else 0  # in own_hand too
         seen = self.discard[rank] + self.held_of_rank[rank] - mine
         seen += sum(RANK[c] == rank for c in own_hand) + sum(RANK[c] == rank for c in middle)
         return copies - seen

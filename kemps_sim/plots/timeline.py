@@ -28,6 +28,7 @@ from kemps_sim.cards import RANK, RANKS
 from kemps_sim.errors import ConfigError
 from kemps_sim.plots import style
 from kemps_sim.plots.labels import CALL_WORDS, outcome_text
+from kemps_sim.seating import NOBODY, pair_of, pair_seats
 from kemps_sim.trace import CallCutOff, CallHeard, Dealt, Gestured, HandFour, Perceived, PlayStarted, RaceLost, Swapped
 
 if TYPE_CHECKING:
@@ -108,14 +109,14 @@ def round_timeline(result: MatchResult, round_index: int = 0, ax: Axes | None = 
     """
     rnd = pick_round(result, round_index)
     rules = result.rules
-    n, pairs = rules.players, rules.pairs
+    n = rules.players
     ax = style.axes_or_new(ax, timeline_size(n))
-    order = [pair + k * pairs for pair in range(pairs) for k in range(n // pairs)]  # partners side by side
+    order = [seat for pair in range(rules.pairs) for seat in pair_seats(n, pair)]  # partners side by side
     lane = {seat: i for i, seat in enumerate(order)}
     span = max([rnd.end_time, *(e.time for e in rnd.trace)]) or 1.0
 
     _lanes(ax, result, order)
-    _hands(ax, rnd, lane, pairs, span)
+    _hands(ax, rnd, lane, n, span)
     _events(ax, rnd, lane)
     _percepts(ax, rnd, lane)
     call_handles = _calls(ax, rnd, lane)
@@ -170,20 +171,20 @@ def save_timeline(result: MatchResult, path: str | PathLike[str], round_index: i
 
 def _lanes(ax: Axes, result: MatchResult, order: list[int]) -> None:
     """Lane labels coloured by pair, light separators, a darker one between pairs; only the x grid."""
-    pairs = result.rules.pairs
-    labels = [f"seat {s} (pair {s % pairs}, {result.agents[s]})" for s in order]
+    n = result.rules.players
+    labels = [f"seat {s} (pair {pair_of(n, s)}, {result.agents[s]})" for s in order]
     ax.set_yticks(range(len(order)), labels)
     for tick, seat in zip(ax.get_yticklabels(), order, strict=True):
-        tick.set_color(style.color(seat % pairs))
+        tick.set_color(style.color(pair_of(n, seat)))
     ax.tick_params(axis="y", length=0)
     ax.grid(False, axis="y")
     ax.grid(True, axis="x", color=style.LIGHT_GREY, linewidth=0.6)
     for i in range(1, len(order)):
-        between_pairs = order[i] % pairs != order[i - 1] % pairs
+        between_pairs = pair_of(n, order[i]) != pair_of(n, order[i - 1])
         ax.axhline(i - 0.5, color=style.GREY if between_pairs else style.LIGHT_GREY, linewidth=0.8, zorder=0)
 
 
-def _hands(ax: Axes, rnd: RoundResult, lane: dict[int, int], pairs: int, span: float) -> None:
+def _hands(ax: Axes, rnd: RoundResult, lane: dict[int, int], players: int, span: float) -> None:
     """A step per seat, as high as the most cards of one rank held, and the ranks where the step has room."""
     seconds_per_inch = span / _axes_inches(ax)
     for seat, history in hand_history(rnd).items():
@@ -191,8 +192,8 @@ def _hands(ax: Axes, rnd: RoundResult, lane: dict[int, int], pairs: int, span: f
         times = [t for t, _ in history] + [rnd.end_time]
         heights = [max(Counter(RANK[c] for c in hand).values(), default=0) for _, hand in history]
         tops = [y0 - HAND_STEP * h for h in heights]
-        ax.fill_between(times, y0, [*tops, tops[-1]], step="post", color=style.color(seat % pairs), alpha=0.22,
-                        linewidth=0, zorder=1, label="_hand")
+        ax.fill_between(times, y0, [*tops, tops[-1]], step="post", color=style.color(pair_of(players, seat)),
+                        alpha=0.22, linewidth=0, zorder=1, label="_hand")
         for (start, hand), end in zip(history, times[1:], strict=True):
             text = ranks_text(hand)
             if (end - start) / seconds_per_inch >= _TEXT_PAD_INCHES + _CHAR_INCHES * len(text):
@@ -264,7 +265,7 @@ def _calls(ax: Axes, rnd: RoundResult, lane: dict[int, int]) -> list[Artist]:
         if type(event) is CallHeard:
             colour = right if event.right else wrong
             key = "call heard: right" if event.right else "call heard: wrong"
-            target = f" on seat {event.accused}" if event.accused >= 0 else ""
+            target = f" on seat {event.accused}" if event.accused != NOBODY else ""
             verdict = "right" if event.right else "wrong"
             if event.outcome == "stop_ineffective":
                 verdict = "ineffective against a double"

@@ -24,6 +24,7 @@ from kemps_sim.presets import load_rules
 from kemps_sim.profiles import PlayerProfile
 from kemps_sim.registry import agent_info
 from kemps_sim.rules import Rules
+from kemps_sim.seating import pair_seats
 from kemps_sim.sweep.design import Cell, SweepSpec, design_cells
 
 #: Where an axis name may point: a rule knob, a profile parameter, an agent hyperparameter, the engine.
@@ -181,6 +182,6 @@ def _profiles(base: Mapping[str, Any], players: int, profile_all: Mapping[str, A
     if profile_all:
         seats = [profile.with_params(profile_all, "axes.profile") for profile in seats]
     for pair, values in profile_pair.items():
-        for seat in (pair, pair + players // 2):
+        for seat in pair_seats(players, pair):
             seats[seat] = seats[seat].with_params(values, f"axes.pair{pair}.profile")
     return tuple(seats)
