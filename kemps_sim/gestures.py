@@ -22,9 +22,9 @@ from kemps_sim.timing import DEFAULT_BLOCK, check_keys, check_mapping, check_num
 
 Modality = Literal["seen", "heard"]
 MODALITIES: tuple[str, ...] = ("seen", "heard")
-#: The values of ``rules.signal_modality``; ``silent`` allows only signals that are seen (004: "something seen,
-#: not heard"), so no spoken word and no sound such as a cough or a knock.
-SIGNAL_MODALITY_RULES: tuple[str, ...] = ("silent", "spoken_allowed")
+#: The values of ``rules.signal_modality``: ``silent`` forbids spoken signals (000: no words; a knock on the table
+#: is fine), ``seen_only`` every signal that is heard (004's variant: something seen, not heard).
+SIGNAL_MODALITY_RULES: tuple[str, ...] = ("silent", "seen_only", "spoken_allowed")
 _GESTURE_KEYS = ("modality", "fidget_rate_per_hour", "salience", "spoken")
 
 
@@ -52,8 +52,8 @@ class Gesture:
     """One gesture type: its name, how it is perceived, how often it happens by accident, how much it stands out.
 
     ``salience`` multiplies the observer's d' (1.0 is typical; an unusual, large gesture is more salient).
-    ``spoken`` marks a word slipped into talk; under ``signal_modality = silent`` no heard gesture (spoken or a
-    sound) may be a signal.
+    ``spoken`` marks a word slipped into talk, which may not be a signal under ``signal_modality = silent``; under
+    ``seen_only`` no heard gesture (spoken or a sound) may be.
     """
 
     name: str
@@ -166,7 +166,11 @@ class Repertoire:
         if modality_rule not in SIGNAL_MODALITY_RULES:
             raise ConfigError(f"rules.signal_modality = {show(modality_rule)}: must be one of "
                               + ", ".join(SIGNAL_MODALITY_RULES))
-        return tuple(g for g in self.gestures if not (g.heard and modality_rule == "silent"))
+        if modality_rule == "silent":
+            return tuple(g for g in self.gestures if not g.spoken)
+        if modality_rule == "seen_only":
+            return tuple(g for g in self.gestures if not g.heard)
+        return self.gestures
 
     def extended(self, *gestures: Gesture) -> Repertoire:
         """A repertoire with ``gestures`` added, replacing any of the same name."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from kemps_sim.cards import RANKS, hand_text
 from kemps_sim.retrace import TableReplay
-from kemps_sim.scoring import Outcome, ScoreDelta, Standings, letters_text, stop_penalty_applies
+from kemps_sim.scoring import Outcome, ScoreDelta, Standings, ends_round, letters_text, stop_penalty_applies
 from kemps_sim.seating import NOBODY, pair_seats, partner
 from kemps_sim.trace import (
     CallCutOff,
@@ -165,6 +165,7 @@ class _RoundNarrator:
         self.words = rules.call_words
         self.standings = before if before is not None else Standings.start(rules)
         self.table = TableReplay(rules.players)  # hands and middle as the trace has them so far
+        self.swept: set[int] = set()  # the cards of the last sweep
         self.fours: dict[int, int] = {}  # seat -> rank of the four of a kind it holds
         self.last_call: CallHeard | None = None
         self.dealt: Dealt | None = None
@@ -235,6 +236,9 @@ class _RoundNarrator:
         if e.winner == NOBODY and own:
             why = "a fresh middle is being laid" if self.table.refilling else "the middle is being swept"
             return [f"seat {e.seat} is too late to put down {cards} ({why})"]
+        if e.winner == NOBODY and self.table.refilling and not set(e.wanted) <= self.swept:
+            return [f"seat {e.seat} reaches for {cards} too early: fresh cards may be taken only once the fourth is "
+                    "face up"]
         if e.winner == NOBODY:
             return [f"seat {e.seat} reaches for {cards} too late: swept away"]
         return [f"seat {e.seat} reaches for {cards} too late: seat {e.winner} got there first"]
@@ -261,6 +265,7 @@ class _RoundNarrator:
         return [f"seat {e.seat} objects: not stalled"]
 
     def _swept(self, e: Swept) -> list[str]:
+        self.swept = set(e.cards)
         reason = _SWEEP_REASONS.get(e.reason, e.reason.replace("_", " "))
         return [f"seat {e.seat}{self._dealer(e.seat)} sweeps {hand_text(e.cards)} to the discards ({reason})"]
 
@@ -357,8 +362,8 @@ class _RoundNarrator:
             return [f"round ends: {e.outcome.replace('_', ' ')}"]
         verdict = "right" if call.right else "wrong"
         text = f"round ends on seat {call.seat}'s {verdict} \"{call_word(self.rules, call.call)}!\""
-        if not call.right and not self.rules.wrong_call_ends_round:
-            text += " (the match is decided)"
+        if not ends_round(self.rules, Outcome(call.outcome)):
+            text += " (the match is decided)"  # a call that lets play go on ends the round only with the match
         return [text]
 
     # Helpers --------------------------------------------------------------------------------------------------

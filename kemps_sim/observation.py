@@ -47,22 +47,26 @@ class Observation:
     Agents read it; they never change it (their own ``memory`` dict excepted).
     """
 
-    __slots__ = ("_clock", "_hand", "_log", "_perceiver", "_percepts", "_private", "_profile", "_repertoire", "_state",
-                 "memory", "pair", "partner", "seat")
+    __slots__ = ("_clock", "_hand", "_log", "_perceiver", "_percepts", "_private", "_profile", "_public",
+                 "_repertoire", "memory", "pair", "partner", "seat", "signal")
 
     def __init__(self, seat: int, state: RoundState, memory: dict[str, Any] | None = None, *,
                  profile: PlayerProfile = DEFAULT_PROFILE, perceiver: Perceiver | None = None,
                  repertoire: Repertoire = DEFAULT_REPERTOIRE) -> None:
-        n = state.rules.players
+        public = state.public
+        n = public.rules.players
         self.seat = seat
         self.partner = partner(n, seat)
         self.pair = pair_of(n, seat)
+        #: The signal the seat's pair agreed for this round.
+        self.signal = state.signals[self.pair]
         self.memory = memory if memory is not None else {}
-        self._state = state
-        self._clock = state.clock
+        # Only the public side and this seat's own lists are kept: nothing here leads to another hand.
+        self._public = public
+        self._clock = public.clock
         self._hand = state.table.hands[seat]
         self._percepts = ReadOnlyList(state.percepts[seat])
-        self._log = ReadOnlyList(state.log)
+        self._log = ReadOnlyList(public.log)
         self._private = ReadOnlyList(state.private[seat])
         self._profile = profile
         self._perceiver = perceiver
@@ -77,7 +81,7 @@ class Observation:
     @property
     def owed(self) -> int:
         """Cards the seat has put down and must still pick up (``multi_drop_first``)."""
-        return self._state.table.owed[self.seat]
+        return self._public.owed[self.seat]
 
     @property
     def percepts(self) -> Sequence[Percept]:
@@ -86,13 +90,14 @@ class Observation:
 
     @property
     def private(self) -> Sequence[TraceEvent]:
-        """Events only this seat saw: cards shown to it after its wrong Stop Kemps (003)."""
+        """Events only this seat saw: its own hand becoming (or ceasing to be) four of a kind, a race it lost, and
+        cards shown to it alone after its wrong Stop Kemps (003)."""
         return self._private
 
     @property
     def barred_from_stop(self) -> bool:
         """Whether this seat may no longer call Stop Kemps this round (003's penalty for a wrong one)."""
-        return self.seat in self._state.barred
+        return self.seat in self._public.barred
 
     @property
     def profile(self) -> PlayerProfile:
@@ -108,7 +113,7 @@ class Observation:
     # Public side ----------------------------------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
-        return self._state.rules
+        return self._public.rules
 
     @property
     def now(self) -> float:
@@ -117,39 +122,41 @@ class Observation:
 
     @property
     def dealer(self) -> int:
-        return self._state.dealer
+        return self._public.dealer
 
     @property
     def round_index(self) -> int:
-        return self._state.round_index
+        return self._public.round_index
 
     @property
     def middle(self) -> tuple[int, ...]:
-        """The face-up middle cards (empty while the dealer refills it)."""
-        return tuple(self._state.table.middle)
+        """The face-up middle cards (while a fresh middle is laid, the cards down so far)."""
+        return tuple(self._public.middle)
 
     @property
     def middle_version(self) -> int:
         """A counter that changes whenever the middle changes."""
-        return self._state.middle_version
+        return self._public.middle_version
 
     @property
     def refilling(self) -> bool:
-        return self._state.table.refilling
+        """Whether a fresh middle is being laid (under ``refill_opens = when_complete`` nothing may be taken until
+        the fourth card is down)."""
+        return self._public.refilling
 
     @property
     def sweep_due(self) -> bool:
-        """Whether the dealer is about to sweep or is refilling (no cards may be put down meanwhile)."""
-        return self._state.sweep_due
+        """Whether a sweep is due or the sweeper is laying a fresh middle (no cards may be put down meanwhile)."""
+        return self._public.sweep_due
 
     @property
     def playing(self) -> bool:
         """Whether swapping is open (after the start of play, before the round ends)."""
-        return self._state.playing
+        return self._public.playing
 
     @property
     def pack_size(self) -> int:
-        return len(self._state.table.pack)
+        return self._public.pack_size
 
     @property
     def log(self) -> Sequence[TraceEvent]:
@@ -159,29 +166,29 @@ class Observation:
     @property
     def last_swap(self) -> tuple[float, ...]:
         """When each seat last swapped (−inf if never this round): stillness is a tell."""
-        return tuple(self._state.last_swap)
+        return tuple(self._public.last_swap)
 
     @property
     def swaps_made(self) -> tuple[int, ...]:
         """How many swaps each seat has made this round."""
-        return tuple(self._state.swaps_made)
+        return tuple(self._public.swaps_made)
 
     @property
     def stall_pending_until(self) -> float | None:
         """End of the objection window of a pending "stalled", if one is pending."""
-        return self._state.stall_pending_until
+        return self._public.stall_pending_until
 
     @property
     def letters(self) -> tuple[int, ...]:
-        return self._state.standings.letters
+        return self._public.standings.letters
 
     @property
     def points(self) -> tuple[int, ...]:
-        return self._state.standings.points
+        return self._public.standings.points
 
     @property
     def rounds_won(self) -> tuple[int, ...]:
-        return self._state.standings.rounds_won
+        return self._public.standings.rounds_won
 
     @property
     def repertoire(self) -> Repertoire:
@@ -192,14 +199,9 @@ class Observation:
     @property
     def signals_allowed(self) -> tuple[str, ...]:
         """Gestures a pair may use as its signal under the rules' ``signal_modality``."""
-        return self._state.signals_allowed
+        return self._public.signals_allowed
 
     @property
     def opponents(self) -> tuple[int, ...]:
         """Every seat not of this seat's pair, in seat order."""
-        return opponents(self._state.rules.players, self.seat)
-
-    @property
-    def signal(self) -> str:
-        """The signal the seat's pair agreed for this round."""
-        return self._state.signals[self.pair]
+        return opponents(self._public.rules.players, self.seat)

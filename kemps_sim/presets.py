@@ -147,9 +147,9 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
                                          "table"),
        sweeper=reading("dealer", "001 names nobody for the sweep; the dealer, who plays the fresh cards",
                        "before the dealer runs out of sets of 4 cards to play to the center"),
-       refill_opens=said("when_complete", "Deal 4 more cards and repeat steps 3-4",
-                         note="step 3, counting the list in order: \"As soon as the fourth card is placed "
-                              "face-up, players may reach to swap cards\""),
+       refill_opens=reading("when_complete", "001 says the fresh deal repeats its steps 3-4, and step 3 (counting "
+                                             "the list in order) opens swapping once the fourth card is face up; "
+                                             "read by that analogy", "Deal 4 more cards and repeat steps 3-4"),
        pack_exhausted=said("void_round", "No one is penalized with a letter for that round, and the same dealer "
                                          "deals again"),
        dealer_rotation=said("random", "If not, choose a new dealer to start a new round",
@@ -170,26 +170,32 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
                  "they must first put their card(s) down before picking up as many from the table"),
        start=said("dealer_go", "Au signal « La chasse est ouverte ! », les joueurs peuvent se saisir des cartes",
                   "at the signal \"the hunt is open!\" the players may take the cards",
-                  "003 does not name who gives the signal; the dealer, as in 000's \"Los!\" variant"),
+                  "003 does not name who gives the signal: the engine has the dealer give it, as in 000's "
+                  "\"Los!\" variant"),
        redeal_on_deal=said(True, "un joueur reçoit 3 ou 4 cartes identiques, celui-ci doit les montrer, les remettre "
                                  "dans le paquet", "a player dealt 3 or 4 identical cards must show them and put "
                                                    "them back in the pack"),
-       redeal_until_clean=said(False, "puis en piocher respectivement 3 ou 4 autres",
-                               "then draw 3 or 4 others respectively",
-                               "one redraw; nothing says to redraw again"),
+       redeal_until_clean=reading(False, "003 describes one redraw and is silent on a second three of a kind: "
+                                         "the new hand stands", "puis en piocher respectivement 3 ou 4 autres",
+                                  "then draw 3 or 4 others respectively"),
        fresh_middle=said("nobody_wants", "Les cartes sont ainsi échangées jusqu’à ce que celles qui restent "
                                          "n’intéressent plus personne",
                          "the cards are swapped until those left interest nobody"),
-       sweeper=said("any_player", "Un joueur les « balaye » alors du jeu ... puis en étale 4 nouvelles",
-                    "a player then \"sweeps\" them out of play ... then lays out 4 new ones"),
+       sweeper=reading("any_player", "003 says \"a player\" sweeps, not \"the dealer\" (though it also says \"a "
+                                     "player deals\"); read as whoever acts first: the shortest patience with a "
+                                     "dead middle", "Un joueur les « balaye » alors du jeu ... puis en étale 4 "
+                                                    "nouvelles",
+                       "a player then \"sweeps\" them out of play ... then lays out 4 new ones"),
        pack_exhausted=said("reshuffle_discards", "Une fois toutes les cartes jouées, la poubelle devient, après "
                                                  "mélange, le nouveau paquet",
                            "once every card has been played, the discard pile, shuffled, becomes the new pack"),
        dealer_rotation=reading("left", "003 does not say who deals next; the default"),
+       refill_opens=reading("each_card", "003 does not say when a fresh card may be taken; the default"),
+       dealer_busy=reading(True, "003 does not say; the sweeper's hands are taken while it sweeps and deals"),
        signal_modality=said("spoken_allowed", "faire un clin d’œil ou énoncer un certain mot",
                             "give a wink or say a certain word"),
-       stop_kemps_reveals=reading("accused_pair", "the rules specification's reading of 003: a Contre Kem's accuses "
-                                                  "a team", "Un joueur croit que l’équipe adverse a un Kem’s",
+       stop_kemps_reveals=reading("accused_pair", "003 speaks of the accused team, not a player: both of it show",
+                                  "Un joueur croit que l’équipe adverse a un Kem’s",
                                   "a player believes the opposing team has a Kem's"),
        wrong_call_ends_round=said(False, "La partie continue", "play goes on",
                                   "after a wrong Contre Kem's (case 4) and a wrong Kem's (case 6)"),
@@ -200,9 +206,9 @@ PRESETS: dict[str, Preset] = {p.name: p for p in (
        double_kemps=said(True, "Un joueur voit le signe de son coéquipier et possède également un Kem’s. Il annonce "
                                "un « Double Kem’s ! »",
                          "a player who sees the partner's sign and holds a Kem's too calls \"Double Kem's!\""),
-       stop_against_double=reading("play_on", "003's case 5 scores it +1 to the accused pair but, unlike case 4, "
-                                              "neither bars the caller nor says \"La partie continue\" (play goes "
-                                              "on); read as: play goes on, nobody barred, nothing shown",
+       stop_against_double=reading("play_on", "003's case 5 only scores it (+1 to the accused pair); it says "
+                                              "nothing of the round ending or of a bar, as case 4 does. Read as a "
+                                              "call without effect: play goes on, nobody is barred, nothing shown",
                                    "« Contre Kem’s ! », inefficient face à un Double Kem’s",
                                    "a \"Contre Kem's!\", ineffective against a Double Kem's"),
        scoring=said("points", "la première équipe à égaler ou dépasser 10 points gagne la partie",

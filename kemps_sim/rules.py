@@ -24,7 +24,7 @@ Start = Literal["immediate", "dealer_go"]
 FreshMiddle = Literal["nobody_wants", "stall_call", "all_agree", "dealer_decides"]
 PackExhausted = Literal["void_round", "reshuffle_discards"]
 DealerRotation = Literal["same", "left", "random"]
-SignalModality = Literal["silent", "spoken_allowed"]
+SignalModality = Literal["silent", "seen_only", "spoken_allowed"]
 StopKempsReveals = Literal["accused_player", "accused_pair"]
 StopKempsTargets = Literal["any_pair", "adjacent_pairs"]
 Scoring = Literal["letters", "points", "rounds_won"]
@@ -113,7 +113,8 @@ class Rules:
     dealer_busy: bool = _knob(True, KnobSpec(
         "bool", "sweeping and dealing occupy the dealer's hands, who cannot swap meanwhile"))
     signal_modality: SignalModality = _knob("spoken_allowed", KnobSpec(
-        "choice", "whether a signal may be a spoken word or must be seen", choices=_choices(SignalModality)))
+        "choice", "what a signal may be: no word (silent: any gesture or sound but speech), only something seen "
+        "(seen_only: no word and no sound either), or anything (spoken_allowed)", choices=_choices(SignalModality)))
     stop_kemps_reveals: StopKempsReveals = _knob("accused_player", KnobSpec(
         "choice", "who shows their hand after Stop Kemps: the named player or both of the named pair",
         choices=_choices(StopKempsReveals)))

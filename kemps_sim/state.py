@@ -32,51 +32,90 @@ class FixedClock:
 
 
 @dataclass(eq=False)
-class RoundState:
-    """Everything that is true of the round now. Lists indexed by seat; ``log`` is what everyone has seen."""
+class PublicState:
+    """The side of the round every player can see: what the seats' observations read, and nothing else (no hand,
+    no pack order, no percept). ``middle`` and ``owed`` are the table's own lists, so they are never stale."""
 
     rules: Rules
     dealer: int
     round_index: int
-    signals: tuple[str, ...]  # each pair's signal, by pair
     signals_allowed: tuple[str, ...]  # the gestures a pair may use as its signal under these rules
-    table: TableState
     standings: Standings
     clock: Clock
+    middle: list[int]  # the table's middle (the same list)
+    owed: list[int]  # per seat: cards put down and still to pick up (multi_drop_first; the table's list)
+    pack_size: int = 0
+    refilling: bool = False  # the middle is being laid afresh
     log: list[TraceEvent] = field(default_factory=list)  # public events, oldest first
-    private: list[list[TraceEvent]] = field(default_factory=list)  # per seat: events only that seat saw
-    percepts: list[list[Any]] = field(default_factory=list)  # per seat: gestures it noticed (Percept)
-    barred: set[int] = field(default_factory=set)  # seats that may not call Stop Kemps again this round (003)
     last_swap: list[float] = field(default_factory=list)  # per seat: when it last touched the middle
     swaps_made: list[int] = field(default_factory=list)
-    holding: list[bool] = field(default_factory=list)  # per seat: whether its hand is four of a kind now
-    reaching: list[bool] = field(default_factory=list)  # per seat: whether its hand is on the way to the middle
+    barred: set[int] = field(default_factory=set)  # seats that may not call Stop Kemps again this round (003)
     middle_version: int = 0  # changes whenever the middle changes
     sweep_due: bool = False  # a sweep is due or under way: nothing more may be put down
     playing: bool = False  # swapping is open
     stall_pending_until: float | None = None  # end of the objection window of a pending "stalled"
     stall_votes: int = 0  # seats that asked for a fresh middle on the current one (all_agree)
-    over: bool = False
-    outcome: Outcome | None = None
 
     def __post_init__(self) -> None:
         n = self.rules.players
-        for name, empty in (("private", list), ("percepts", list)):
-            if not getattr(self, name):
-                setattr(self, name, [empty() for _ in range(n)])
         if not self.last_swap:
             self.last_swap = [float("-inf")] * n
         if not self.swaps_made:
             self.swaps_made = [0] * n
-        if not self.holding:
-            self.holding = [self.table.has_four_of_a_kind(s) for s in range(n)]
-        if not self.reaching:
-            self.reaching = [False] * n
 
     @property
     def now(self) -> float:
         """Simulated seconds since the round began."""
         return self.clock.now
+
+
+@dataclass(eq=False)
+class RoundState:
+    """Everything that is true of the round now: the public side, the cards, and what each seat alone knows.
+
+    Lists are indexed by seat. Only the engine holds it; a seat's observation holds the public side and its own
+    hand, percepts and private events.
+    """
+
+    public: PublicState
+    table: TableState
+    signals: tuple[str, ...]  # each pair's signal, by pair
+    private: list[list[TraceEvent]] = field(default_factory=list)  # per seat: events only that seat saw
+    percepts: list[list[Any]] = field(default_factory=list)  # per seat: gestures it noticed (Percept)
+    holding: list[bool] = field(default_factory=list)  # per seat: whether its hand is four of a kind now
+    reaching: list[bool] = field(default_factory=list)  # per seat: whether its hand is on the way to the middle
+    over: bool = False
+    outcome: Outcome | None = None
+
+    def __post_init__(self) -> None:
+        n = self.public.rules.players
+        if not self.private:
+            self.private = [[] for _ in range(n)]
+        if not self.percepts:
+            self.percepts = [[] for _ in range(n)]
+        if not self.holding:
+            self.holding = [self.table.has_four_of_a_kind(s) for s in range(n)]
+        if not self.reaching:
+            self.reaching = [False] * n
+
+    @classmethod
+    def start(cls, rules: Rules, table: TableState, *, dealer: int, round_index: int, signals: Sequence[str],
+              signals_allowed: Sequence[str], standings: Standings, clock: Clock) -> RoundState:
+        """The state of a round as dealt."""
+        public = PublicState(rules=rules, dealer=dealer, round_index=round_index,
+                             signals_allowed=tuple(signals_allowed), standings=standings, clock=clock,
+                             middle=table.middle, owed=table.owed, pack_size=len(table.pack),
+                             refilling=table.refilling)
+        return cls(public=public, table=table, signals=tuple(signals))
+
+    @property
+    def rules(self) -> Rules:
+        return self.public.rules
+
+    @property
+    def now(self) -> float:
+        """Simulated seconds since the round began."""
+        return self.public.clock.now
 
     @classmethod
     def sketch(cls, rules: Rules, *, hands: Sequence[Sequence[int]] | None = None, middle: Sequence[int] = (),
@@ -87,7 +126,10 @@ class RoundState:
         tests and examples show an agent a situation. Its clock is a :class:`FixedClock` at ``now``."""
         n = rules.players
         table = TableState.unchecked(rules, hands if hands is not None else [[] for _ in range(n)], middle)
-        return cls(rules=rules, dealer=dealer, round_index=round_index, signals=(signals_allowed[0],) * rules.pairs,
-                   signals_allowed=tuple(signals_allowed), table=table,
-                   standings=standings or Standings.start(rules), clock=FixedClock(now),
-                   log=log if log is not None else [], playing=playing)
+        state = cls.start(rules, table, dealer=dealer, round_index=round_index,
+                          signals=(signals_allowed[0],) * rules.pairs, signals_allowed=signals_allowed,
+                          standings=standings or Standings.start(rules), clock=FixedClock(now))
+        state.public.playing = playing
+        if log is not None:
+            state.public.log = log
+        return state

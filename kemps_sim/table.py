@@ -137,25 +137,31 @@ class TableState:
         return NOBODY
 
     def legal_swaps(self, seat: int) -> list[Swap]:
-        """Every swap the ``swap`` knob allows the seat now (empty under ``multi_drop_first``)."""
+        """Every swap the ``swap`` knob allows the seat now (empty under ``multi_drop_first``), as
+        :func:`swap_problem` judges them."""
         if self.rules.swap == "multi_drop_first":
             return []
-        sizes = swap_sizes(self.rules)
-        hand, middle = self.hands[seat], self.middle
-        return [Swap(give, take) for k in sizes
-                for give in combinations(hand, k) for take in combinations(middle, k)]
+        hand, middle, rules = self.hands[seat], self.middle, self.rules
+        return [Swap(give, take) for k in swap_sizes(rules)
+                for give in combinations(hand, k) for take in combinations(middle, k)
+                if swap_problem(rules, seat, hand, middle, 0, give, take) is None]
 
     def legal_drops(self, seat: int) -> list[tuple[int, ...]]:
         """Under ``multi_drop_first``: the card sets the seat may put down now."""
         if self.rules.swap != "multi_drop_first" or self.owed[seat]:
             return []
-        hand = self.hands[seat]
-        return [give for k in range(1, HAND_SIZE + 1) for give in combinations(hand, k)]
+        hand, rules = self.hands[seat], self.rules
+        return [give for k in range(1, HAND_SIZE + 1) for give in combinations(hand, k)
+                if swap_problem(rules, seat, hand, self.middle, 0, give, ()) is None]
 
     def legal_picks(self, seat: int) -> list[tuple[int, ...]]:
         """Under ``multi_drop_first``: the middle card sets the seat may pick up to finish its swap."""
         k = self.owed[seat]
-        return list(combinations(self.middle, k)) if k else []
+        if not k:
+            return []
+        hand, middle, rules = self.hands[seat], self.middle, self.rules
+        return [take for take in combinations(middle, k)
+                if swap_problem(rules, seat, hand, middle, k, (), take) is None]
 
     # Moves ------------------------------------------------------------------------------------------------
     def swap(self, seat: int, give: Sequence[int], take: Sequence[int]) -> None:

@@ -50,7 +50,8 @@ class RaceLost(NamedTuple):
     """A reach landed on a card that was already gone (or lost an exact tie); the seat re-plans.
 
     ``winner`` is the seat that holds a wanted card now (the one that touched it first), or ``NOBODY`` when the
-    cards were swept, or when a put-down came too late because a sweep was due.
+    cards were swept, when a put-down came too late because a sweep was due, or when the reach came too early:
+    under ``refill_opens = when_complete`` nothing may be taken while the fresh middle is being laid.
     """
 
     time: float

@@ -1,8 +1,10 @@
 """Who sees each trace event: the one rule for what reaches the public log, one seat, or only the trace.
 
-The engine records every event through :func:`audience`, so a new event type needs one line here to reach the
-right seats. Gestures are not here: who notices one is perception's business, and a noticed gesture is a
-:class:`~kemps_sim.trace.Perceived` event that the noticing seat sees.
+The engine records every event through :func:`audience` (and :func:`public_form` for what the table is told), so
+a new event type needs one line here to reach the right seats. Gestures are not here: who notices one is
+perception's business. A noticed gesture reaches its seat as a :class:`~kemps_sim.perception.Percept` (what its
+eyes gave it); the :class:`~kemps_sim.trace.Perceived` event, which also says whether the gesture was deliberate,
+stays in the trace.
 """
 
 from __future__ import annotations
@@ -57,13 +59,13 @@ def _shown_to(event: Revealed) -> int:
 
 _AUDIENCE: dict[type, Callable] = {
     Dealt: _trace_only,  # each seat knows its own hand from its hand, not from an event
-    Redealt: _everyone,  # 003: the player shows the cards
+    Redealt: _everyone,  # 003: the player shows the cards (not the ones drawn: see public_form)
     PlayStarted: _everyone,
     Swapped: _everyone,
     RaceLost: _own_seat,  # the loser feels the card gone
     HandFour: _own_seat,  # only the holder knows its hand is four of a kind
     Gestured: _trace_only,  # seen through perception, as Perceived
-    Perceived: _own_seat,
+    Perceived: _trace_only,  # the seat has the Percept; whether the gesture was deliberate is for it to judge
     StallSaid: _everyone,
     Objected: _everyone,
     Swept: _everyone,
@@ -83,8 +85,12 @@ def audience(event: TraceEvent) -> int:
 
 
 def public_form(event: TraceEvent) -> TraceEvent:
-    """The event as the table sees it. While play goes on after a Stop Kemps against a pair holding a Double,
-    the table learns only that the accusation failed, not that a Double is held."""
-    if type(event) is CallHeard and not event.ends_round and event.outcome == Outcome.STOP_INEFFECTIVE.value:
+    """The event as the table sees it. A redealt player shows the cards it returns, not those it draws. While
+    play goes on after a Stop Kemps against a pair holding a Double, the table learns only that the accusation
+    failed, not that a Double is held."""
+    kind = type(event)
+    if kind is CallHeard and not event.ends_round and event.outcome == Outcome.STOP_INEFFECTIVE.value:
         return event._replace(outcome=Outcome.STOP_WRONG.value)
+    if kind is Redealt:
+        return event._replace(drawn=())
     return event

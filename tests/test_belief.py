@@ -126,7 +126,7 @@ def test_belief_of_a_partner_rises_with_its_signal_and_its_evidence_fades_with_s
     assert quiet < 0.2 < 0.9 < loud
     # the likelihood ratio alone (the prior moves with time too): one percept, then silence
     at_once = belief.ratio(obs, 2)
-    obs._state.clock.now = 60.0
+    obs._clock.now = 60.0
     hits = belief.hits(obs, 2)["ear"]
     assert belief.ratio(obs, 2) == pytest.approx(at_once * math.exp(-belief.signal_rate * hits * 57.0), rel=1e-9)
 
@@ -148,8 +148,8 @@ def test_a_wrong_call_while_play_goes_on_settles_only_the_hands_it_showed():
     belief.refresh(obs)
     assert belief.floor[1] == belief.floor[3] == 4.5
     log.append(took(6.0, 2, "9S", "7H"))  # seat 2 swaps (for sevens now): it may hold four again
-    obs._state.table.middle[:] = cards("2C 3C 4C 9S")
-    obs._state.clock.now = 7.0
+    obs._public.middle[:] = cards("2C 3C 4C 9S")
+    obs._clock.now = 7.0
     belief.refresh(obs)
     assert belief.log_prior(obs, 2) > -60.0
 
@@ -161,7 +161,7 @@ def test_stop_kemps_is_right_as_the_rules_judge_it():
         odds = {1: 0.3, 3: 0.6}
         belief.probability = lambda obs, seat, odds=odds: odds[seat]  # the two holders' beliefs, given
         obs = view("KS KH 4D 5C", "2C 3C 6H 7H", [PlayStarted(0.0, 1, ())])
-        obs._state.rules = rules
+        obs._public.rules = rules
         # standard: the accused alone shows; german: either of the pair; kems: either, but not both (a Double)
         assert belief.stop_right(obs, 1) == pytest.approx(expected), preset
 

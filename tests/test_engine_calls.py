@@ -37,7 +37,7 @@ def test_stop_against_a_double_is_ineffective_and_the_table_is_not_told_why():
                                {1: "7S 7H 7D 7C", 3: "9S 9H 9D 9C"})
     (heard,) = [e for e in result.trace if type(e) is CallHeard]
     assert heard.outcome == "stop_ineffective" and not heard.ends_round
-    (public,) = [e for e in sim.state.log if type(e) is CallHeard]
+    (public,) = [e for e in sim.state.public.log if type(e) is CallHeard]
     assert public.outcome == "stop_wrong"
     assert not [e for e in result.trace if type(e) is Revealed]  # no hand shown, not even two cards
     assert result.standings.points == (0, 1)
@@ -48,7 +48,8 @@ def test_wrong_stop_under_003_shows_two_different_cards_to_the_caller_only():
     sim, result = rigged_round(rules, [Caller("stop", accused=1), Idle(), Idle(), Idle()], {1: "7S 7H 2D 5C"})
     (shown,) = [e for e in result.trace if type(e) is Revealed]
     assert shown.to == 0 and shown.hands == ((cards("7S")[0], cards("2D")[0]),)
-    assert shown not in sim.state.log and [e for e in sim.state.private[0] if type(e) is Revealed] == [shown]
+    assert shown not in sim.state.public.log
+    assert [e for e in sim.state.private[0] if type(e) is Revealed] == [shown]
 
 
 def test_wrong_kemps_while_play_goes_on_reveals_no_hand():
@@ -60,7 +61,7 @@ def test_wrong_kemps_while_play_goes_on_reveals_no_hand():
 def test_right_kemps_ends_the_round_and_shows_the_partner_to_all():
     sim, result = rigged_round("standard", [Caller("kemps"), Idle(), Idle(), Idle()], {2: "7S 7H 7D 7C"})
     (shown,) = [e for e in result.trace if type(e) is Revealed]
-    assert shown.seats == (2,) and shown.to == -1 and shown in sim.state.log
+    assert shown.seats == (2,) and shown.to == -1 and shown in sim.state.public.log
 
 
 @pytest.mark.parametrize(("hand", "expected"), [

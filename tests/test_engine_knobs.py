@@ -79,10 +79,18 @@ def test_a_random_dealer_is_always_a_new_one():
 
 
 @pytest.mark.parametrize("gesture", ["word", "cough", "tap"])
-def test_silent_rules_refuse_any_heard_signal(gesture):
+def test_seen_only_signals_refuse_anything_heard_and_silent_ones_only_words(gesture):
+    # 004's variant: something seen, not heard. 000 forbids words only; it names a knock on the table as a signal.
+    seen_only = load_rules("standard", signal_modality="seen_only")
     with pytest.raises(AgentError, match=f"Gesture\\('{gesture}'\\): a gesture that is heard is forbidden"):
-        simulate_round("german", [Gesturer(gesture), Idle(), Idle(), Idle()], seed=1, config=QUIET)
-    simulate_round("german", [Gesturer("ear"), Idle(), Idle(), Idle()], seed=1, config=QUIET)  # seen: fine
+        simulate_round(seen_only, [Gesturer(gesture), Idle(), Idle(), Idle()], seed=1, config=QUIET)
+    simulate_round(seen_only, [Gesturer("ear"), Idle(), Idle(), Idle()], seed=1, config=QUIET)  # seen: fine
+    lineup = [Gesturer(gesture), Idle(), Idle(), Idle()]
+    if gesture == "word":
+        with pytest.raises(AgentError, match="Gesture\\('word'\\): a spoken gesture is forbidden"):
+            simulate_round("german", lineup, seed=1, config=QUIET)
+    else:
+        simulate_round("german", lineup, seed=1, config=QUIET)
 
 
 DOUBLE = {1: "7S 7H 7D 7C", 3: "9S 9H 9D 9C"}  # pair 1 holds a Double
@@ -123,7 +131,7 @@ def test_every_event_reaches_exactly_its_audience(preset, players):
                        standings=Standings.start(rules), round_index=index, seed=seed)
         trace = sim.run().trace
         state = sim.state
-        assert state.log == [public_form(e) for e in trace if audience(e) == EVERYONE]
+        assert state.public.log == [public_form(e) for e in trace if audience(e) == EVERYONE]
         for seat in range(players):
             assert state.private[seat] == [e for e in trace if audience(e) == seat]
         assert any(audience(e) == TRACE_ONLY for e in trace)  # the deal, gestures as made

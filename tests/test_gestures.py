@@ -42,12 +42,13 @@ def test_modalities_and_spoken_flag() -> None:
 
 
 def test_allowed_signals_follow_the_modality_rule() -> None:
-    # 004's silent variant: "something seen, not heard": no word, and no sound (a cough, a knock) either.
-    silent = DEFAULT_REPERTOIRE.allowed_signals("silent")
-    assert {g.name for g in DEFAULT_REPERTOIRE} - {g.name for g in silent} == {"word", "cough", "tap"}
-    assert all(g.modality == "seen" for g in silent)
+    silent = DEFAULT_REPERTOIRE.allowed_signals("silent")  # 000: no words (a knock on the table is fine)
+    assert {g.name for g in DEFAULT_REPERTOIRE} - {g.name for g in silent} == {"word"}
+    seen = DEFAULT_REPERTOIRE.allowed_signals("seen_only")  # 004's variant: something seen, not heard
+    assert {g.name for g in DEFAULT_REPERTOIRE} - {g.name for g in seen} == {"word", "cough", "tap"}
+    assert all(g.modality == "seen" for g in seen)
     assert DEFAULT_REPERTOIRE.allowed_signals("spoken_allowed") == DEFAULT_REPERTOIRE.gestures
-    with pytest.raises(ConfigError, match=r"rules.signal_modality = 'loud': must be one of silent, spoken_allowed"):
+    with pytest.raises(ConfigError, match=r"rules.signal_modality = 'loud': must be one of silent, seen_only, spoken_allowed"):
         DEFAULT_REPERTOIRE.allowed_signals("loud")
 
 

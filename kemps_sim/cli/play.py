@@ -41,7 +41,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="print the match as one JSON object: rules, agents, standings and every round's "
                              "events; each round carries \"round\" numbered from 1 as in the play-by-play, and "
                              "every field of card ids (0-51, a second deck 52-103) has a *_names field beside it "
-                             "with the cards written out (\"gave\": [26], \"gave_names\": [\"8♦\"])")
+                             "with the cards written out (\"gave\": [26], \"gave_names\": [\"8♦\"]); "
+                             "\"winners\" lists pairs, \"ranking\" gives each pair's rank (1 best), by pair")
     output.add_argument("--quiet", action="store_true", help="print only the final standings")
     p.set_defaults(run=run)
 

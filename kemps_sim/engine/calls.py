@@ -47,8 +47,8 @@ class CallDesk:
         state, record = self.state, self.record
         now, table, rules = self.env.now, state.table, state.rules
         verdict = judge(rules, Call(kind, seat, accused), table.hands)
-        state.standings = state.standings.apply(verdict.delta)
-        ends = verdict.ends_round or match_over(rules, state.standings)
+        state.public.standings = state.public.standings.apply(verdict.delta)
+        ends = verdict.ends_round or match_over(rules, state.public.standings)
         about = partner(rules.players, seat) if accused is None else accused
         record(CallHeard(now, seat, kind.value, NOBODY if accused is None else accused, verdict.outcome.value,
                          verdict.right, started, ends, self._cue(seat, about)))
@@ -60,7 +60,7 @@ class CallDesk:
         delta = verdict.delta
         record(Scored(now, delta.letters, delta.points, delta.rounds_won))
         if verdict.barred is not None:
-            state.barred.add(verdict.barred)
+            state.public.barred.add(verdict.barred)
         if ends:
             self.end(verdict.outcome)
         else:

@@ -45,7 +45,7 @@ class IntentChecker:
                 return ("SayStalled: under fresh_middle = 'nobody_wants' the middle is swept when every player "
                         "waits on it; nobody calls a stall")
         elif kind is Object and (self.rules.fresh_middle != "stall_call"
-                                 or self.state.stall_pending_until is None):
+                                 or self.state.public.stall_pending_until is None):
             return ("Object: allowed only during the objection window of a pending stall "
                     "(fresh_middle = 'stall_call')")
         return None
@@ -55,7 +55,7 @@ class IntentChecker:
         give, take = intent.give, intent.take
         if not isinstance(give, tuple) or not isinstance(take, tuple):
             return f"{intent!r}: give and take must be tuples of card ids"
-        if not self.state.playing:
+        if not self.state.public.playing:
             return f"{intent!r}: play has not started (start = {rules.start!r})"
         owed = table.owed[seat]
         if rules.swap == "multi_drop_first" and not owed and not take:
@@ -69,17 +69,18 @@ class IntentChecker:
         name = intent.name
         if name not in self.repertoire:
             return f"Gesture({name!r}): not in the repertoire; allowed: " + ", ".join(self.repertoire.names)
-        if self.rules.signal_modality == "silent" and self.repertoire[name].heard:
-            return (f"Gesture({name!r}): a gesture that is heard is forbidden under signal_modality = 'silent' "
-                    "(signals are seen, not heard); allowed: "
-                    + ", ".join(g.name for g in self.repertoire if not g.heard))
+        modality = self.rules.signal_modality
+        if modality != "spoken_allowed" and self.repertoire[name] not in self.repertoire.allowed_signals(modality):
+            what = "a spoken gesture" if modality == "silent" else "a gesture that is heard"
+            return (f"Gesture({name!r}): {what} is forbidden under signal_modality = {modality!r}; allowed: "
+                    + ", ".join(g.name for g in self.repertoire.allowed_signals(modality)))
         return None
 
     def _call(self, seat: int, intent: Intent) -> str | None:
-        if not self.state.playing:
+        if not self.state.public.playing:
             return f"{intent!r}: calls are allowed only while play is on"
         call = Call(CALL_INTENTS[type(intent)], seat, getattr(intent, "accused", None))
-        if call.kind is CallKind.STOP_KEMPS and seat in self.state.barred:
+        if call.kind is CallKind.STOP_KEMPS and seat in self.state.public.barred:
             return (f"{intent!r}: this seat made a wrong Stop Kemps and may not call it again this round "
                     "(wrong_stop_penalty_003)")
         try:

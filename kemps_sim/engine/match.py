@@ -66,7 +66,7 @@ def _setup(rules: Rules | str | Mapping[str, Any] | None, lineup: LineupLike, pr
             raise AgentError(f"agent {name} at seat {seat}, before the first deal, seed {seed}: could not be "
                              f"started: {type(exc).__name__}: {exc}") from exc
         kits.append(SeatKit.build(seat, agent, name, seat_profiles[seat], n, repertoire,
-                                  rules.signal_modality == "silent", _stream(seed, SEAT, seat)))
+                                  rules.signal_modality in ("silent", "seen_only"), _stream(seed, SEAT, seat)))
     return rules, seed, [name for name, _ in seats], kits
 
 
@@ -183,13 +183,18 @@ def _choose_signals(rules: Rules, kits: Sequence[SeatKit], previous: tuple[str, 
                     round_index: int, seed: int) -> tuple[str, ...]:
     """Each pair's signal for the next round, chosen by the pair's first seat, who tells the partner.
 
-    The seat sees the table as the last round left it (before the first round: an empty table).
+    The seat sees the public log of the last round (before the first round, nothing), the standings and the pair's
+    current signal; no hand and no percepts.
     """
     pairs = rules.pairs
     n = rules.players
-    state = last_state or RoundState(
-        rules=rules, dealer=0, round_index=round_index, signals=previous or ("",) * pairs, signals_allowed=allowed,
-        table=TableState.unchecked(rules, [[] for _ in range(n)], []), standings=standings, clock=FixedClock())
+    # The seat sees the public side of the table as the last round left it, with no cards in hand and no percepts.
+    table = TableState.unchecked(rules, [[] for _ in range(n)], last_state.table.middle if last_state else [])
+    state = RoundState.start(rules, table, dealer=last_state.public.dealer if last_state else 0,
+                             round_index=round_index, signals=previous or ("",) * pairs, signals_allowed=allowed,
+                             standings=standings, clock=FixedClock())
+    if last_state is not None:
+        state.public.log = last_state.public.log
     chosen = []
     for pair in range(pairs):
         kit = kits[pair]
@@ -198,10 +203,10 @@ def _choose_signals(rules: Rules, kits: Sequence[SeatKit], previous: tuple[str, 
         try:
             signal = kit.agent.choose_signal(view)
         except Exception as exc:
-            raise AgentError(f"agent {kit.agent_name} at seat {pair}, before round {round_index}, seed {seed}: "
+            raise AgentError(f"agent {kit.agent_name} at seat {pair}, before round {round_index + 1}, seed {seed}: "
                              f"choose_signal() raised {type(exc).__name__}: {exc}") from exc
         if signal not in allowed:
-            raise AgentError(f"agent {kit.agent_name} at seat {pair}, before round {round_index}, seed {seed}: "
+            raise AgentError(f"agent {kit.agent_name} at seat {pair}, before round {round_index + 1}, seed {seed}: "
                              f"choose_signal() returned {signal!r}; allowed under signal_modality = "
                              f"{rules.signal_modality!r}: {', '.join(allowed)}")
         chosen.append(signal)

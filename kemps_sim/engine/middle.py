@@ -1,12 +1,12 @@
-"""Fresh middles: when the dealer sweeps the four middle cards and deals four new ones, under each
-``fresh_middle`` knob, and what an empty pack does (``pack_exhausted``).
+"""Fresh middles: when the four middle cards are swept and four new ones laid, under each ``fresh_middle`` knob,
+and what an empty pack does (``pack_exhausted``).
 
-- ``nobody_wants``: swept once every player has waited on the same middle and the dealer, after looking for its
+- ``nobody_wants``: swept once every player has waited on the same middle and the sweeper, after looking for its
   patience, still sees nobody reaching.
-- ``stall_call``: a player says "stalled"; unless someone objects within the window, the dealer sweeps. Play
+- ``stall_call``: a player says "stalled"; unless someone objects within the window, the middle is swept. Play
   goes on during the window and during the sweep.
 - ``all_agree``: swept once every player has said "stalled" on the same middle.
-- ``dealer_decides``: swept when the dealer says so.
+- ``dealer_decides``: swept when the dealer says "stalled".
 
 The sweeper (the dealer, or under ``sweeper = any_player`` whoever acts first: the shortest patience, or the
 quickest reaction to a stall) notices (a reaction time), gathers the cards (``sweep_time``) and lays four fresh
@@ -43,7 +43,7 @@ class FreshMiddle:
         self.env, self.state, self.record, self.players = env, state, record, players
         self.config, self.deal_rng, self.end = config, deal_rng, end
         self.rules = state.rules
-        self.sweeper = state.dealer  # who sweeps and deals the fresh cards (sweeper = any_player: whoever acts)
+        self.sweeper = state.public.dealer  # who sweeps and deals the fresh cards (sweeper = any_player: whoever acts)
         self.hands_busy = False
         self.hands_free: simpy.Event | None = None
         self.picks_done: simpy.Event | None = None
@@ -54,29 +54,16 @@ class FreshMiddle:
 
     # The middle changed -------------------------------------------------------------------------------------
     def changed(self, arrived: Sequence[int], wake: bool = True) -> None:
-        """The middle changed (``arrived`` are the cards that came into it): bump its version, check conservation
-        when strict, and wake every sleeper the change concerns, after its reaction time and the time it takes to
-        read the arrived cards (``PlayerProfile.card_read``).
-
-        A sleeper whose agent says the arrived cards do not concern it (``wakes_on_middle``) goes on waiting,
-        and goes on passing on the middle. A sweep wakes nobody and keeps every sleeper passing.
-        """
-        state, players = self.state, self.players
-        state.middle_version += 1
+        """The middle changed (``arrived`` are the cards that came into it): bump its version, show the table's
+        counts, check conservation when strict, and let the seats react (:meth:`Players.middle_changed`); if some
+        still pass on it, a sweep may be due."""
+        public, table = self.state.public, self.state.table
+        public.middle_version += 1
+        public.pack_size = len(table.pack)  # the two counts of the table the public side keeps
+        public.refilling = table.refilling
         if self.config.strict:
-            state.table.check()
-        version = state.middle_version
-        passed, kits, views = players.passed, players.kits, players.views
-        still_passing = False
-        for seat, alarm in enumerate(players.waiting):
-            if alarm is None or alarm.rung:
-                continue
-            if wake and players.hook(seat, "wakes_on_middle", kits[seat].wakes_on_middle, views[seat], arrived):
-                alarm.ring(kits[seat].reaction_next() + kits[seat].read(len(arrived)))
-            elif passed[seat] == version - 1:
-                passed[seat] = version
-                still_passing = True
-        if still_passing:
+            table.check()
+        if self.players.middle_changed(arrived, public.middle_version, wake):
             self.player_passed()
 
     def open_to_take(self) -> bool:
@@ -87,9 +74,9 @@ class FreshMiddle:
     def player_passed(self) -> None:
         """Under ``nobody_wants``: once every seat waits on the current middle, the sweeper looks for its patience
         (its profile's ``patience``) and sweeps if the middle is still the same and still nobody wants it."""
-        if self.rules.fresh_middle != "nobody_wants" or self.state.sweep_due:
+        if self.rules.fresh_middle != "nobody_wants" or self.state.public.sweep_due:
             return
-        version = self.state.middle_version
+        version = self.state.public.middle_version
         if self.settling != version and self._nobody_wants(version):
             self.settling = version
             self.sweeper, patience = self._first_to_act(lambda kit: kit.patience())
@@ -101,7 +88,7 @@ class FreshMiddle:
         shortest (every seat draws, in seat order)."""
         kits = self.players.kits
         if self.rules.sweeper == "dealer":
-            return self.state.dealer, draw(kits[self.state.dealer])
+            return self.state.public.dealer, draw(kits[self.state.public.dealer])
         times = [draw(kit) for kit in kits]
         seat = min(range(len(times)), key=times.__getitem__)
         return seat, times[seat]
@@ -112,7 +99,7 @@ class FreshMiddle:
     def _settled(self, version: int) -> None:
         state = self.state
         self.settling = -1
-        if not state.over and not state.sweep_due and state.middle_version == version and \
+        if not state.over and not state.public.sweep_due and state.public.middle_version == version and \
                 self._nobody_wants(version):
             self._due("nobody_wants", noticed=True)
 
@@ -122,33 +109,33 @@ class FreshMiddle:
         now = self.env.now
         self.record(StallSaid(now, seat))
         mode = self.rules.fresh_middle
-        if state.sweep_due:
+        if state.public.sweep_due:
             return
         if mode == "stall_call":
-            if state.stall_pending_until is None:
+            if state.public.stall_pending_until is None:
                 self.stall_token += 1
                 self.stall_said_at = now
                 token = self.stall_token
-                state.stall_pending_until = now + self.config.objection_window
+                state.public.stall_pending_until = now + self.config.objection_window
                 timer = self.env.timeout(self.config.objection_window)
                 timer.callbacks.append(lambda _: self._window_closed(token))
                 self.players.wake_all()
         elif mode == "all_agree":
-            self.votes[seat] = state.middle_version
-            state.stall_votes = sum(v == state.middle_version for v in self.votes)
-            if state.stall_votes == self.rules.players:
+            self.votes[seat] = state.public.middle_version
+            state.public.stall_votes = sum(v == state.public.middle_version for v in self.votes)
+            if state.public.stall_votes == self.rules.players:
                 self._due("all_agree")
             else:
                 self.players.wake_all()
-        elif mode == "dealer_decides" and seat == state.dealer:
+        elif mode == "dealer_decides" and seat == state.public.dealer:
             self._due("dealer_decides")
 
     def objection(self, seat: int, decided_at: float) -> None:
         """A seat objected: the stall it had seen pending (said at or before it decided) is withdrawn."""
         state = self.state
         self.record(Objected(self.env.now, seat))
-        if state.stall_pending_until is not None and self.stall_said_at <= decided_at:
-            state.stall_pending_until = None
+        if state.public.stall_pending_until is not None and self.stall_said_at <= decided_at:
+            state.public.stall_pending_until = None
             self.stall_token += 1
             self.players.wake_all()
 
@@ -162,7 +149,7 @@ class FreshMiddle:
         state = self.state
         if state.over or token != self.stall_token:
             return
-        state.stall_pending_until = None
+        state.public.stall_pending_until = None
         self._due("stall_call")
 
     # The sweeper's work ---------------------------------------------------------------------------------------
@@ -171,7 +158,7 @@ class FreshMiddle:
         if self.rules.pack_exhausted == "void_round" and state.table.pack_exhausted:
             self.end(Outcome.VOID_PACK_EXHAUSTED)
             return
-        state.sweep_due = True
+        state.public.sweep_due = True
         self.env.process(self._sweep_and_deal(reason, noticed))
 
     def _sweep_and_deal(self, reason: str, noticed: bool) -> Generator[simpy.Event, Any, None]:
@@ -193,7 +180,7 @@ class FreshMiddle:
             return
         swept = tuple(table.middle)
         table.sweep()
-        state.stall_votes = 0
+        state.public.stall_votes = 0
         self.record(Swept(env.now, self.sweeper, swept, reason))
         self.changed((), wake=False)
         each_card = self.rules.refill_opens == "each_card"
@@ -210,7 +197,7 @@ class FreshMiddle:
             reshuffled = reshuffled or result is Refill.RESHUFFLED
             laid.append(table.middle[-1])
             self.changed(laid[-1:], wake=each_card)
-        state.sweep_due = False
+        state.public.sweep_due = False
         if self.hands_free is not None:
             self.hands_busy = False
             self.hands_free.succeed()

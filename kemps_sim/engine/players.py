@@ -66,6 +66,26 @@ class Players:
                 kit = self.kits[seat]
                 alarm.ring(kit.reaction_next() + kit.read(read) if read else kit.reaction_next())
 
+    def middle_changed(self, arrived: Sequence[int], version: int, wake: bool) -> bool:
+        """The middle is now at ``version``: wake every sleeper the arrived cards concern, after its reaction time
+        and the time it takes to read them (``PlayerProfile.card_read``); return whether any sleeper goes on
+        passing on the middle.
+
+        A sleeper whose agent says the arrived cards do not concern it (``wakes_on_middle``) goes on waiting and
+        passing; with ``wake`` off (a sweep, or cards that may not be taken yet) every sleeper does.
+        """
+        passed, kits, views = self.passed, self.kits, self.views
+        still_passing = False
+        for seat, alarm in enumerate(self.waiting):
+            if alarm is None or alarm.rung:
+                continue
+            if wake and self.hook(seat, "wakes_on_middle", kits[seat].wakes_on_middle, views[seat], arrived):
+                alarm.ring(kits[seat].reaction_next() + kits[seat].read(len(arrived)))
+            elif passed[seat] == version - 1:
+                passed[seat] = version
+                still_passing = True
+        return still_passing
+
     def tie(self) -> simpy.Event:
         """An event to wait on when other events fall due at this very instant (``env.peek() == env.now``).
 
@@ -127,5 +147,6 @@ class Players:
 
     def agent_error(self, seat: int, problem: str) -> AgentError:
         """An error naming the agent, seat, simulated time and seed."""
-        return AgentError(f"agent {self.kits[seat].agent_name} at seat {seat}, round {self.state.round_index}, "
+        number = self.state.public.round_index + 1  # rounds are numbered from 1, as in the play-by-play
+        return AgentError(f"agent {self.kits[seat].agent_name} at seat {seat}, round {number}, "
                           f"t={self.env.now:.3f} s, seed {self.seed}: {problem}")

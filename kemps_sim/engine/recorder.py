@@ -15,7 +15,7 @@ class Recorder:
 
     def __init__(self, state: RoundState) -> None:
         self.trace: list[TraceEvent] = []
-        self.log = state.log
+        self.log = state.public.log
         self.private = state.private
 
     def __call__(self, event: TraceEvent) -> None:

@@ -45,10 +45,10 @@ class RoundSim:
         self.env = env = simpy.Environment()
         self.done = env.event()
         table, redeals = TableState.deal(rules, deal_rng, dealer, stacked)
-        self.state = state = RoundState(
-            rules=rules, dealer=dealer, round_index=round_index, signals=tuple(signals),
+        self.state = state = RoundState.start(
+            rules, table, dealer=dealer, round_index=round_index, signals=signals,
             signals_allowed=tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality)),
-            table=table, standings=standings, clock=env)
+            standings=standings, clock=env)
         self.record = record = Recorder(state)
         for kit in kits:  # every round starts with the profile's attention
             if kit.perceiver.attention is not kit.profile.attention:
@@ -80,8 +80,9 @@ class RoundSim:
         cap.callbacks.append(lambda _: self.end(Outcome.TIMEOUT))
         env.run(until=self.done)
         assert state.outcome is not None
-        return RoundResult(state.round_index, state.dealer, state.signals, state.outcome, env.now, state.standings,
-                           tuple(self.record.trace))
+        public = state.public
+        return RoundResult(public.round_index, public.dealer, state.signals, state.outcome, env.now,
+                           public.standings, tuple(self.record.trace))
 
     def end(self, outcome: Outcome) -> None:
         """End the round now; calls still being spoken lost the race and are recorded as cut off."""
@@ -97,14 +98,14 @@ class RoundSim:
         self.done.succeed()
 
     def _dealer_says_go(self) -> Generator[simpy.Event, Any, None]:
-        yield self.env.timeout(self.kits[self.state.dealer].speech())
+        yield self.env.timeout(self.kits[self.state.public.dealer].speech())
         if not self.state.over:
             self._open_play()
 
     def _open_play(self) -> None:
         state = self.state
-        state.playing = True
-        self.record(PlayStarted(self.env.now, state.dealer, tuple(state.table.middle)))
+        state.public.playing = True
+        self.record(PlayStarted(self.env.now, state.public.dealer, tuple(state.table.middle)))
         self.players.wake_all(read=len(state.table.middle))
 
     # A player -------------------------------------------------------------------------------------------------
@@ -113,7 +114,7 @@ class RoundSim:
         reaction = kit.reaction_next
         reacted = False  # True when the alarm that woke the seat already included its reaction time
         while not state.over:
-            if not state.playing:
+            if not state.public.playing:
                 yield players.sleep(seat, None)
                 players.waiting[seat] = None
                 reacted = True
@@ -127,7 +128,7 @@ class RoundSim:
             intent = players.ask(seat)
             kind = type(intent)
             if kind is Wait:
-                players.passed[seat] = state.middle_version
+                players.passed[seat] = state.public.middle_version
                 asleep = players.sleep(seat, intent.timeout)
                 middle.player_passed()
                 yield asleep
@@ -173,7 +174,7 @@ class RoundSim:
             yield from self._reach(seat)
             if state.over:
                 return
-            if state.sweep_due:  # a sweep is due: nothing more may be put down
+            if state.public.sweep_due:  # a sweep is due: nothing more may be put down
                 self.record(RaceLost(env.now, seat, intent.give, NOBODY))
                 return
             table.drop(seat, intent.give)
@@ -197,8 +198,8 @@ class RoundSim:
                  counts: bool = True) -> None:
         """Record a touch that moved cards; a put-down alone (drop-first) is activity but not yet a swap."""
         now, state = self.env.now, self.state
-        state.last_swap[seat] = now
-        state.swaps_made[seat] += counts
+        state.public.last_swap[seat] = now
+        state.public.swaps_made[seat] += counts
         self.record(Swapped(now, seat, gave, took))
         hand = state.table.hands[seat]
         four = is_four_of_a_kind(hand)

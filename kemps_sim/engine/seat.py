@@ -84,7 +84,7 @@ class SeatKit:
         return None if chosen is None else frozenset(chosen)
 
     def fidgets_without(self, exclude: tuple[str, ...]) -> FidgetStream:
-        """The seat's fidget stream without some gesture types (spoken ones too under silent rules).
+        """The seat's fidget stream without some gesture types (spoken ones too at a table where nobody talks).
 
         One stream per exclusion set, kept for the match, all drawing from the seat's fidget generator.
         """
