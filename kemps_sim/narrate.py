@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from kemps_sim.cards import RANKS, hand_text
+from kemps_sim.results import EndReason
 from kemps_sim.retrace import TableReplay
 from kemps_sim.scoring import Outcome, ScoreDelta, Standings, ends_round, letters_text, stop_penalty_applies
 from kemps_sim.seating import NOBODY, pair_seats, partner
@@ -136,8 +137,8 @@ def standings_text(rules: Rules, standings: Standings, agents: tuple[str, ...] =
     return lines
 
 
-_END_REASONS = {"match_over": "the match is decided", "round_cap": "the cap on rounds was reached",
-                "agent_error": "an agent failed"}
+_END_REASONS = {EndReason.MATCH_OVER: "the match is decided", EndReason.ROUND_CAP: "the cap on rounds was reached",
+                EndReason.AGENT_ERROR: "an agent failed", EndReason.CRASHED: "a worker crashed"}
 
 
 def narrate(result: MatchResult, fidgets: bool = False) -> Iterator[str]:
@@ -149,7 +150,7 @@ def narrate(result: MatchResult, fidgets: bool = False) -> Iterator[str]:
         before = rnd.standings
     yield ""
     reason = _END_REASONS.get(result.end_reason, result.end_reason.replace("_", " "))
-    if result.end_reason == "agent_error" and result.error:
+    if result.end_reason == EndReason.AGENT_ERROR and result.error:
         reason += f": {result.error}"
     yield f"Match over after {_plural(len(result.rounds), 'round')} ({reason}):"
     for line in standings_text(rules, result.standings, result.agents):

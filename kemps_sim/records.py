@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import pandas as pd
 
 from kemps_sim import trace
-from kemps_sim.results import MATCH_TABLES, MatchResult
+from kemps_sim.results import MATCH_TABLES, Fate, MatchResult
 from kemps_sim.seating import NOBODY, pair_of, pair_seats, partner
 from kemps_sim.trace import CallHeard, Gestured, HandFour, Perceived, RaceLost, Refilled, StallSaid, Swapped, Swept
 
@@ -128,11 +128,11 @@ def fours_table(result: MatchResult) -> pd.DataFrame:
         for event in rnd.trace:
             kind = type(event)
             if kind is HandFour:
-                _settle(open_rows, event.seat, "broken", event.time)
+                _settle(open_rows, event.seat, Fate.BROKEN.value, event.time)
                 four_at[event.seat] = event.time if event.rank >= 0 else NAN
                 if event.rank >= 0:
                     row = {"seed": result.seed, "round": rnd.index, "seat": event.seat, "pair": pair_of(n, event.seat),
-                           "rank": event.rank, "four_at": event.time, "signal_at": NAN, "fate": "uncalled",
+                           "rank": event.rank, "four_at": event.time, "signal_at": NAN, "fate": Fate.UNCALLED.value,
                            "settled_at": rnd.end_time}
                     rows.append(row)
                     open_rows[event.seat] = row
@@ -142,11 +142,12 @@ def fours_table(result: MatchResult) -> pd.DataFrame:
                 open_rows[event.seat]["signal_at"] = event.time
             elif kind is CallHeard and event.right:
                 if event.call == "stop_kemps":
-                    _settle(open_rows, _holder(event, n, rules.stop_kemps_reveals, four_at), "stolen", event.time)
+                    holder = _holder(event, n, rules.stop_kemps_reveals, four_at)
+                    _settle(open_rows, holder, Fate.STOLEN.value, event.time)
                 else:
-                    _settle(open_rows, partner(n, event.seat), "kemps", event.time)
+                    _settle(open_rows, partner(n, event.seat), Fate.KEMPS.value, event.time)
                     if event.call == "double_kemps":
-                        _settle(open_rows, event.seat, "kemps", event.time)
+                        _settle(open_rows, event.seat, Fate.KEMPS.value, event.time)
     columns = ["seed", "round", "seat", "pair", "rank", "four_at", "signal_at", "fate", "settled_at"]
     return pd.DataFrame(rows, columns=columns)
 

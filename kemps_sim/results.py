@@ -4,15 +4,41 @@ engine (records, statistics, sweeps, plots) reads, kept below the engine so that
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome, Standings
 from kemps_sim.trace import TraceEvent
 
-#: How a match can end: a pair lost or won, the round cap (``EngineConfig.max_rounds``), or an agent's error.
-END_REASONS = ("match_over", "round_cap", "agent_error")
-#: End reasons of matches that did not finish as a game: an agent's error, or a worker that crashed in a sweep.
-FAILED_END_REASONS = ("agent_error", "crashed")
+
+class EndReason(StrEnum):
+    """How a match ended: a pair lost or won, the round cap (``EngineConfig.max_rounds``), an agent's error, or
+    (in a sweep) a worker that crashed while playing it."""
+
+    MATCH_OVER = "match_over"
+    ROUND_CAP = "round_cap"
+    AGENT_ERROR = "agent_error"
+    CRASHED = "crashed"
+
+
+#: How a match can end, as the tables write it.
+END_REASONS = tuple(reason.value for reason in EndReason)
+#: End reasons of matches that did not finish as a game.
+FAILED_END_REASONS = (EndReason.AGENT_ERROR.value, EndReason.CRASHED.value)
+
+
+class Fate(StrEnum):
+    """What became of a four of a kind (the ``fours`` table): called by its pair, caught by a Stop Kemps, still
+    held when the round ended otherwise, or broken up before any call."""
+
+    KEMPS = "kemps"
+    STOLEN = "stolen"
+    UNCALLED = "uncalled"
+    BROKEN = "broken"
+
+
+#: The fates in the order the statistics report them.
+FATES = tuple(fate.value for fate in Fate)
 #: The tables made from every match (see :mod:`kemps_sim.records`), in the order they are written.
 MATCH_TABLES = ("pairs", "rounds", "calls", "fours")
 #: Every table a sweep stores: the match tables, the optional events table and one row per match.
@@ -46,7 +72,7 @@ class MatchResult:
     ranking: tuple[int, ...]
     winners: tuple[int, ...]
     rounds: tuple[RoundResult, ...]
-    end_reason: str  # one of END_REASONS
+    end_reason: str  # an EndReason value
     error: str | None = None  # with end_reason "agent_error": what the agent did, naming agent, seat and seed
 
     @property

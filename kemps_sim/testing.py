@@ -36,6 +36,7 @@ from kemps_sim.engine import EngineConfig, MatchResult, simulate_match
 from kemps_sim.errors import ConfigError
 from kemps_sim.lineup import make_factory, parse_entry
 from kemps_sim.presets import load_rules, preset_names
+from kemps_sim.results import EndReason
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome
 
@@ -218,7 +219,7 @@ class _Crashed:
 
     error: str
     rounds: tuple = ()
-    end_reason: str = "crashed"
+    end_reason: str = EndReason.CRASHED.value
 
 
 def _timeouts(result: MatchResult | _Crashed) -> int:

@@ -21,7 +21,7 @@ from kemps_sim.lineup import LineupLike, resolve_lineup
 from kemps_sim.observation import Observation
 from kemps_sim.presets import load_rules
 from kemps_sim.profiles import PlayerProfile
-from kemps_sim.results import MatchResult, RoundResult
+from kemps_sim.results import EndReason, MatchResult, RoundResult
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome, Standings, match_over, ranking, winners
 from kemps_sim.state import FixedClock, RoundState
@@ -110,7 +110,8 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
             raise
         labels = tuple(label for label, _ in resolve_lineup(lineup, rules.players))
         empty = Standings.start(rules)
-        return MatchResult(rules, int(seed), labels, empty, ranking(rules, empty), (), (), "agent_error", str(exc))
+        return MatchResult(rules, int(seed), labels, empty, ranking(rules, empty), (), (),
+                           EndReason.AGENT_ERROR.value, str(exc))
     n = rules.players
     dealer_rng = np.random.default_rng(_stream(seed, DEALERS))
     standings = Standings.start(rules)
@@ -137,10 +138,10 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
         if errors == "raise":
             raise
         return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), (), tuple(rounds),
-                           "agent_error", str(exc))
-    end_reason = "match_over" if match_over(rules, standings) else "round_cap"
+                           EndReason.AGENT_ERROR.value, str(exc))
+    end_reason = EndReason.MATCH_OVER if match_over(rules, standings) else EndReason.ROUND_CAP
     return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), winners(rules, standings),
-                       tuple(rounds), end_reason)
+                       tuple(rounds), end_reason.value)
 
 
 def simulate_round(rules: Rules | str | Mapping[str, Any] | None = None, lineup: LineupLike = "collector",

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from kemps_sim.results import FATES as FATE_NAMES
 from kemps_sim.stats._groups import (
     as_by,
     check_confidence,
@@ -26,7 +27,7 @@ from kemps_sim.stats._intervals import wilson
 #: The calls that claim the caller's own pair holds four of a kind.
 KEMPS_CALLS = ("kemps", "double_kemps")
 #: The fates of a four of a kind, in the order ``call_accuracy`` reports them.
-FATES = ("kemps", "stolen", "uncalled", "broken")
+FATES = FATE_NAMES
 #: The metrics of ``call_accuracy``, in their output order.
 ACCURACY_METRICS = ("kemps_precision", "stop_precision", *(f"conversion_{fate}" for fate in FATES))
 

@@ -15,7 +15,7 @@ import pandas as pd
 
 from kemps_sim.engine import simulate_match
 from kemps_sim.records import calls_table, events_table, fours_table, pairs_table, rounds_table
-from kemps_sim.results import FAILED_END_REASONS, SWEEP_TABLES
+from kemps_sim.results import FAILED_END_REASONS, SWEEP_TABLES, EndReason
 from kemps_sim.sweep.cells import CellPlan
 
 #: The tables of a sweep; ``matches`` is written last and is what marks a chunk finished.
@@ -72,8 +72,8 @@ def run_chunk(chunk: Chunk) -> dict[str, pd.DataFrame]:
             tables = _match_tables(plan, task.seed, chunk.events)
         except Exception as exc:  # a crash in one match must not lose the rest of the sweep
             tables = {"matches": pd.DataFrame([{
-                "seed": task.seed, "end_reason": "crashed", "error": f"{type(exc).__name__}: {exc}", "rounds": 0,
-                "events": 0, "duration": 0.0, "winners": ""}])}
+                "seed": task.seed, "end_reason": EndReason.CRASHED.value, "error": f"{type(exc).__name__}: {exc}",
+                "rounds": 0, "events": 0, "duration": 0.0, "winners": ""}])}
         for name, table in tables.items():
             collected[name].append(_lead(table, lead))
     # A match without rows in a table (no four of a kind, say) adds no rows, and its empty frame would turn the
