@@ -48,7 +48,8 @@ def test_allowed_signals_follow_the_modality_rule() -> None:
     assert {g.name for g in DEFAULT_REPERTOIRE} - {g.name for g in seen} == {"word", "cough", "tap"}
     assert all(g.modality == "seen" for g in seen)
     assert DEFAULT_REPERTOIRE.allowed_signals("spoken_allowed") == DEFAULT_REPERTOIRE.gestures
-    with pytest.raises(ConfigError, match=r"rules.signal_modality = 'loud': must be one of silent, seen_only, spoken_allowed"):
+    allowed = "silent, seen_only, spoken_allowed"
+    with pytest.raises(ConfigError, match=rf"rules.signal_modality = 'loud': must be one of {allowed}"):
         DEFAULT_REPERTOIRE.allowed_signals("loud")
 
 
