@@ -6,7 +6,7 @@ turns them into tidy tables afterwards. Every event starts with ``time`` (second
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import NamedTuple, get_args
 
 from kemps_sim.seating import NOBODY as NOBODY  # re-exported: events use it where they name no seat
 
@@ -180,8 +180,8 @@ class RoundEnded(NamedTuple):
     outcome: str
 
 
-#: Every event type, in the order the events table lists their fields.
-EVENT_TYPES = (Dealt, Redealt, PlayStarted, Swapped, RaceLost, HandFour, Gestured, Perceived, StallSaid, Objected,
-               Swept, Refilled, CallHeard, CallCutOff, Revealed, Scored, RoundEnded)
+#: Any trace event (a new event type is added here, and given its audience in :mod:`kemps_sim.visibility`).
 TraceEvent = (Dealt | Redealt | PlayStarted | Swapped | RaceLost | HandFour | Gestured | Perceived | StallSaid
               | Objected | Swept | Refilled | CallHeard | CallCutOff | Revealed | Scored | RoundEnded)
+#: Every event type, in the order the events table lists their fields.
+EVENT_TYPES: tuple[type, ...] = get_args(TraceEvent)
