@@ -5,8 +5,11 @@ and stacks the pairs tables of :mod:`kemps_sim.records`. This module turns that 
 
 - one outcome per match (:func:`match_outcomes`): who sat first, who sat second, and the first pair's score;
 - who beats whom (:func:`head_to_head`, :func:`head_to_head_long`), with Wilson intervals;
+- how often each two met (:func:`head_to_head_counts`);
 - one strength per strategy (:func:`bradley_terry`): a Bradley-Terry model fitted by maximum likelihood, with an
-  optional first-seat advantage, standard errors and an Elo-scaled copy of the ratings;
+  optional first-seat advantage, profile-likelihood intervals that stay valid when a strategy won or lost every
+  match (one-sided, said so in a ``bound`` column) and an Elo-scaled copy of the ratings;
+- the difference of two ratings with its interval (:func:`rating_difference`);
 - a plain-text report (:func:`tournament_summary`).
 
 Every function that takes ``pairs`` also accepts the frame :func:`match_outcomes` returns, so a caller who
@@ -19,20 +22,23 @@ scale, so strategies that never met can still be compared and the seat advantage
 from __future__ import annotations
 
 import math
+import textwrap
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
-from scipy import linalg, optimize, special, stats
+from scipy import linalg, optimize, sparse, special, stats
+from scipy.sparse import csgraph
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.lineup import entry_text, parse_entry, split_lineup
 
 #: Points of Elo per unit of log-strength: a 400-point gap is odds of 10 to 1.
 ELO_PER_LOG = 400.0 / math.log(10.0)
-#: Default standard deviation of the Gaussian prior on each log-strength (and on the seat advantage).
-PRIOR_SD = 10.0
+#: What the ``bound`` column of :func:`bradley_terry` says about each interval.
+TWO_SIDED, LOWER_ONLY, UPPER_ONLY, UNBOUNDED, REFERENCE = (
+    "two-sided", "lower only", "upper only", "unbounded", "reference")
 _OUTCOME_COLUMNS = ("first", "second", "score")
 
 
@@ -174,37 +180,59 @@ def head_to_head_long(pairs: pd.DataFrame, confidence: float = 0.95) -> pd.DataF
     return pd.DataFrame(rows, columns=columns).sort_values(["strategy", "opponent"], ignore_index=True)
 
 
-def bradley_terry(pairs: pd.DataFrame, confidence: float = 0.95, seat_advantage: bool = True,
-                  prior_sd: float = PRIOR_SD) -> pd.DataFrame:
-    """Bradley-Terry strengths of the strategies, fitted by (penalised) maximum likelihood.
+def head_to_head_counts(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Square matrix of the number of matches between the row and the column strategy, both seatings pooled.
+
+    Same rows and columns as :func:`head_to_head` (sorted by name); the diagonal and pairs that never met are 0.
+    """
+    outcomes = _outcomes(pairs)
+    names = outcomes.attrs["strategies"]
+    counts = _both_ways(outcomes).groupby(["strategy", "opponent"])["score"].size()
+    matrix = counts.unstack("opponent").reindex(index=names, columns=names).fillna(0).astype(int)
+    matrix.index.name, matrix.columns.name = "strategy", "opponent"
+    return matrix
+
+
+def bradley_terry(pairs: pd.DataFrame, confidence: float = 0.95, seat_advantage: bool = True) -> pd.DataFrame:
+    """Bradley-Terry strengths of the strategies by maximum likelihood, with profile-likelihood intervals.
 
     The model: pair 0 scores against pair 1 with probability ``1 / (1 + exp(-(r_first - r_second + h)))``,
     where ``r`` is a strategy's log-strength and ``h`` the first-seat advantage (fixed at 0 when
     ``seat_advantage`` is false). A shared win counts as half a win and half a loss. Only differences of ``r``
-    are identified, so the ratings are constrained to mean 0: the fit runs over ``k - 1`` coordinates of an
-    orthonormal basis of the sum-zero subspace and maps back.
+    are identified, so the ratings are given relative to the mean of a *reference group*: every strategy when
+    no group of strategies won (or lost) every match against the rest, which is the usual case.
 
-    A strategy that won (or lost) every match has no finite maximum-likelihood strength. To keep every answer
-    finite, each log-strength and the seat advantage get an independent Gaussian prior with mean 0 and
-    standard deviation ``prior_sd`` (default 10, i.e. about 1,700 Elo): negligible whenever the data say
-    anything, decisive only where they say "infinitely better". Such a strategy ends up rated first with a
-    large rating and a large standard error, which is the honest summary of "never lost".
+    **Clean sweeps.** A strategy that lost every match has no finite maximum-likelihood strength: the likelihood
+    keeps growing as its rating goes to minus infinity. More generally, the strategies split into groups within
+    which each could have gone either way (the strongly connected components of "scored at least once
+    against"), and between two groups one side won every match. The maximum then puts the groups infinitely far
+    apart. The reference group is the largest such group (ties: the one nearest the middle of the order, then
+    the one with more matches, then by name); the ratings of the strategies above it are ``+inf``, below it
+    ``-inf`` (``NaN`` if the results never relate them to it), and the seat advantage and the ratings inside
+    the reference group come from the matches that could have gone either way.
 
-    Standard errors come from the observed information (the Hessian of the penalised negative log-likelihood,
-    exact for this logistic model), projected back onto the ratings; intervals are ``estimate ± z·se`` with
-    ``z`` the normal quantile for ``confidence``.
+    **Intervals** invert the likelihood-ratio test: the ``confidence`` interval of a rating holds every value
+    ``t`` whose profile deviance ``2 [max log L - max log L given rating = t]`` is at most the ``confidence``
+    quantile of chi-square with 1 degree of freedom (3.84 for 95 %). Unlike ``estimate ± z·se`` it needs no
+    finite estimate: for a strategy rated ``-inf`` the deviance falls to 0 as ``t`` goes down, so its interval
+    is ``(-inf, high]`` (``bound`` "upper only"); for ``+inf``, ``[low, +inf)`` ("lower only"); "two-sided"
+    for a finite rating, "unbounded" for ``NaN``, and "reference" for the one strategy of a reference group of
+    one (rating 0 by definition, interval [0, 0]). If the results cannot pin the seat advantage down (say, the
+    first seat won every match the ratings leave open), the ratings are fitted without it and
+    ``attrs["seat_advantage_note"]`` says so.
 
-    Returns one row per strategy: ``strategy``, ``rating`` (log-strength, mean 0), ``se``, ``ci_low``,
-    ``ci_high``, ``matches`` and ``score`` (its count and mean score against other strategies), ``elo``,
-    ``elo_low``, ``elo_high`` (the same on the Elo scale, ``rating × 400 / ln 10``, relative to the field
-    average), sorted by rating (highest first) then name. ``attrs`` holds ``seat_advantage`` as (estimate,
-    ci_low, ci_high) in log-odds, or None when not fitted; ``seat_advantage_se``; ``covariance`` (DataFrame of
-    the ratings' covariance, for rating differences, see :func:`rating_difference`); ``confidence``;
-    ``matches`` used and ``dropped`` (without a winner).
+    Returns one row per strategy: ``strategy``, ``rating`` (log-strength relative to the reference group's
+    mean), ``se`` (from the observed information; NaN for infinite ratings, and only a rough guide: the
+    intervals do not use it), ``ci_low``, ``ci_high``, ``bound``, ``matches`` and ``score`` (its count and mean
+    score against other strategies), ``elo``, ``elo_low``, ``elo_high`` (the same on the Elo scale, ``rating ×
+    400 / ln 10``), sorted by rating (highest first; equal infinite ratings by their finite bound) then name.
+    ``attrs`` holds ``seat_advantage`` as (estimate, ci_low, ci_high) in log-odds, or None when not fitted;
+    ``seat_advantage_se``; ``seat_advantage_note`` (None, or why it was not fitted); ``reference`` (the
+    reference group's strategies); ``covariance`` (DataFrame of the ratings' covariance, NaN outside the
+    reference group); ``confidence``; ``interval_method``; ``matches`` used and ``dropped`` (without a winner);
+    and ``model``, which :func:`rating_difference` uses.
     """
     _check_confidence(confidence)
-    if not prior_sd > 0:
-        raise ConfigError(f"prior_sd = {prior_sd!r}: must be a positive standard deviation, e.g. 10")
     outcomes = _outcomes(pairs)
     names = outcomes.attrs["strategies"]
     k = len(names)
@@ -212,42 +240,13 @@ def bradley_terry(pairs: pd.DataFrame, confidence: float = 0.95, seat_advantage:
         raise ConfigError(f"strategies = {names!r}: ratings need at least 2 strategies")
     index = {name: i for i, name in enumerate(names)}
     grouped = outcomes.groupby(["first", "second"])["score"].agg(["size", "sum"]).reset_index()
-    n = grouped["size"].to_numpy(dtype=float)
-    w = grouped["sum"].to_numpy(dtype=float)
     first, second = grouped["first"].map(index).to_numpy(), grouped["second"].map(index).to_numpy()
-    design = np.zeros((len(grouped), k))
-    np.add.at(design, (np.arange(len(grouped)), first), 1.0)
-    np.add.at(design, (np.arange(len(grouped)), second), -1.0)  # a match against itself: a row of zeros
-    basis = linalg.null_space(np.ones((1, k)))  # k x (k-1), orthonormal, columns sum to 0
-    a = design @ basis
-    if seat_advantage:
-        a = np.column_stack([a, np.ones(len(grouped))])
-    precision = 1.0 / prior_sd**2  # orthonormal basis: |r|^2 == |theta|^2, so the prior stays isotropic
-    scale = 1.0 / max(float(n.sum()), 1.0)  # the optimiser works per match, so its tolerances mean the same always
+    model = _Model(names, first, second, grouped["size"].to_numpy(dtype=float),
+                   grouped["sum"].to_numpy(dtype=float), seat_advantage)
+    q = float(stats.chi2.ppf(confidence, 1))
 
-    def nll(beta: np.ndarray) -> tuple[float, np.ndarray]:
-        eta = a @ beta
-        value = np.sum(w * np.logaddexp(0.0, -eta) + (n - w) * np.logaddexp(0.0, eta))
-        p = special.expit(eta)
-        return scale * (value + 0.5 * precision * beta @ beta), scale * (a.T @ (n * p - w) + precision * beta)
-
-    def hessian(beta: np.ndarray) -> np.ndarray:
-        p = special.expit(a @ beta)
-        return (a.T * (n * p * (1.0 - p))) @ a + precision * np.eye(a.shape[1])
-
-    fit = optimize.minimize(nll, np.zeros(a.shape[1]), jac=True, hess=lambda beta: scale * hessian(beta),
-                            method="trust-exact", options={"gtol": 1e-10})
-    # Near the optimum the per-step gain drops below rounding and trust-exact may stop with a "bad
-    # approximation" message although the gradient is already negligible; only a real gap is worth a warning.
-    if not fit.success and np.abs(fit.jac).max() > 1e-7:
-        warnings.warn(f"bradley_terry: the optimiser did not converge ({fit.message})", RuntimeWarning,
-                      stacklevel=2)
-    cov_beta = np.linalg.inv(hessian(fit.x))
-    ratings = basis @ fit.x[: k - 1]
-    cov = basis @ cov_beta[: k - 1, : k - 1] @ basis.T
-    se = np.sqrt(np.clip(np.diag(cov), 0.0, None))
-    z = float(stats.norm.ppf(0.5 + confidence / 2.0))
-
+    rows = [model.rating(j, q) for j in range(k)]
+    n, w = model.n, model.w
     cross = first != second  # matches against itself count for the seat term only
     played, scored = np.zeros(k), np.zeros(k)
     np.add.at(played, first[cross], n[cross])
@@ -255,69 +254,432 @@ def bradley_terry(pairs: pd.DataFrame, confidence: float = 0.95, seat_advantage:
     np.add.at(scored, first[cross], w[cross])
     np.add.at(scored, second[cross], n[cross] - w[cross])
     table = pd.DataFrame({
-        "strategy": names, "rating": ratings, "se": se, "ci_low": ratings - z * se, "ci_high": ratings + z * se,
+        "strategy": names,
+        "rating": [r[0] for r in rows], "se": [r[1] for r in rows],
+        "ci_low": [r[2] for r in rows], "ci_high": [r[3] for r in rows], "bound": [r[4] for r in rows],
         "matches": played.astype(int), "score": np.divide(scored, played, out=np.full(k, np.nan), where=played > 0),
     })
     for column, source in (("elo", "rating"), ("elo_low", "ci_low"), ("elo_high", "ci_high")):
         table[column] = table[source] * ELO_PER_LOG
-    table = table.sort_values(["rating", "strategy"], ascending=[False, True], ignore_index=True)
-    if seat_advantage:
-        h, h_se = float(fit.x[-1]), float(math.sqrt(cov_beta[-1, -1]))
-        table.attrs["seat_advantage"] = (h, h - z * h_se, h + z * h_se)
+    table = table.iloc[sorted(range(k), key=lambda i: _order_key(table.iloc[i]))].reset_index(drop=True)
+    if model.seat:
+        h, h_se, h_low, h_high = model.seat_advantage(q)
+        table.attrs["seat_advantage"] = (h, h_low, h_high)
         table.attrs["seat_advantage_se"] = h_se
     else:
         table.attrs["seat_advantage"] = None
         table.attrs["seat_advantage_se"] = None
-    table.attrs["covariance"] = pd.DataFrame(cov, index=names, columns=names)
+    table.attrs["seat_advantage_note"] = model.seat_note
+    table.attrs["reference"] = [names[j] for j in model.reference_members]
+    table.attrs["covariance"] = pd.DataFrame(model.rating_covariance(), index=names, columns=names)
     table.attrs["confidence"] = confidence
-    table.attrs["prior_sd"] = prior_sd
+    table.attrs["interval_method"] = "profile likelihood"
     table.attrs["matches"] = len(outcomes)
     table.attrs["dropped"] = outcomes.attrs["dropped"]
+    table.attrs["model"] = model
     return table
+
+
+def _order_key(row: pd.Series) -> tuple[int, float, float, str]:
+    """Best first: finite and infinite ratings by value, equal infinite ones by their finite bound, NaN last."""
+    rating = row["rating"]
+    if math.isnan(rating):
+        return (1, 0.0, 0.0, row["strategy"])
+    tie = row["ci_low"] if rating == math.inf else row["ci_high"] if rating == -math.inf else 0.0
+    return (0, -rating, -tie, row["strategy"])
 
 
 def rating_difference(ratings: pd.DataFrame, a: str, b: str,
                       confidence: float | None = None) -> tuple[float, float, float]:
     """``rating(a) - rating(b)`` from a :func:`bradley_terry` table, with its interval (log-odds of a beating b).
 
-    The interval uses the fitted covariance, so it is narrower than combining the two ratings' own intervals
-    would suggest when both share opponents. ``confidence`` defaults to the one the table was fitted with.
+    The interval is a profile-likelihood one, like the ratings': it accounts for the opponents both share, so
+    it is narrower than combining the two ratings' own intervals would suggest, and it stays valid when one of
+    them won or lost everything (then the difference is ``±inf`` and the interval one-sided, e.g.
+    ``(inf, 2.1, inf)``). ``confidence`` defaults to the one the table was fitted with. Needs the table's
+    ``attrs["model"]``, which a table read back from CSV no longer has.
     """
-    confidence = ratings.attrs["confidence"] if confidence is None else confidence
+    confidence = ratings.attrs.get("confidence", 0.95) if confidence is None else confidence
     _check_confidence(confidence)
-    cov = ratings.attrs["covariance"]
+    model = ratings.attrs.get("model")
+    if not isinstance(model, _Model):
+        raise ConfigError("rating_difference: the table has no fitted model in attrs['model']; pass the table "
+                          "bradley_terry returned (a table read from CSV has lost it)")
     for name in (a, b):
-        if name not in cov.index:
-            raise ConfigError(f"strategy {name!r}: not in the ratings; rated: {list(cov.index)}")
-    rating = ratings.set_index("strategy")["rating"]
-    diff = float(rating[a] - rating[b])
-    se = math.sqrt(max(cov.loc[a, a] + cov.loc[b, b] - 2.0 * cov.loc[a, b], 0.0))
-    z = float(stats.norm.ppf(0.5 + confidence / 2.0))
-    return diff, diff - z * se, diff + z * se
+        if name not in model.names:
+            raise ConfigError(f"strategy {name!r}: not in the ratings; rated: {model.names}")
+    return model.difference(model.names.index(a), model.names.index(b), float(stats.chi2.ppf(confidence, 1)))
 
 
-def tournament_summary(pairs: pd.DataFrame, confidence: float = 0.95, seat_advantage: bool = True) -> str:
-    """A readable report: Bradley-Terry ratings with intervals, the seat advantage and the head-to-head matrix."""
+class _Model:
+    """Grouped results of a tournament, who beat whom, the maximum likelihood and profile deviances.
+
+    The parameter vector ``beta`` holds the k log-strengths then the seat term ``h`` (pinned at 0 without a
+    seat advantage). Row ``i`` of the grouped results is ``n[i]`` matches of ``first[i]`` (pair 0) against
+    ``second[i]`` in which pair 0 scored ``w[i]``. The object is immutable once built; pandas deep-copies a
+    frame's attrs on every operation, so it hands itself out instead of a copy.
+    """
+
+    def __init__(self, names: Sequence[str], first: np.ndarray, second: np.ndarray, n: np.ndarray, w: np.ndarray,
+                 seat_advantage: bool) -> None:
+        self.names = list(names)
+        k = self.k = len(self.names)
+        self.first, self.second, self.n, self.w = first, second, n, w
+        rows = np.arange(len(n))
+        x = np.zeros((len(n), k + 1))
+        np.add.at(x, (rows, first), 1.0)
+        np.add.at(x, (rows, second), -1.0)  # a match against itself: only the seat term remains
+        x[:, k] = 1.0
+        self.x = x
+        self._groups()
+        self.seat_note: str | None = None
+        self.seat = bool(seat_advantage)
+        if self.seat and not self._seat_identified():
+            self.seat = False
+            self.seat_note = ("not estimable from these results (every match the ratings leave open went the way "
+                              "one seat would explain); ratings fitted without it")
+        self._choose_reference()
+        fit = self._problem(frozenset(), None)
+        self.nll_max, theta = fit.minimize(0.0, None)
+        self.beta = fit.beta(0.0, theta)
+        self.cov_beta = fit.covariance(theta)
+
+    def __deepcopy__(self, memo: dict) -> _Model:
+        return self
+
+    # --- structure -------------------------------------------------------------------------------------------
+
+    def _groups(self) -> None:
+        """Strongly connected groups of "scored against" and their order (``reach[g, h]``: g is above or is h)."""
+        k, first, second, n, w = self.k, self.first, self.second, self.n, self.w
+        cross = first != second
+        beat = np.zeros((k, k), dtype=bool)
+        beat[first[cross & (w > 0)], second[cross & (w > 0)]] = True  # a shared win is an edge both ways
+        beat[second[cross & (w < n)], first[cross & (w < n)]] = True
+        m, comp = csgraph.connected_components(sparse.csr_matrix(beat), directed=True, connection="strong")
+        step = np.eye(m, dtype=bool)
+        step[comp[beat.nonzero()[0]], comp[beat.nonzero()[1]]] = True
+        reach = step
+        while True:
+            wider = (reach.astype(int) @ reach.astype(int)) > 0
+            if (wider == reach).all():
+                break
+            reach = wider
+        self.m, self.comp, self.reach = int(m), comp, reach
+
+    def _choose_reference(self) -> None:
+        """The largest group; ties: nearest the middle of the order, then most matches, then first name."""
+        sizes = np.bincount(self.comp, minlength=self.m)
+        cross = self.first != self.second
+        played = np.zeros(self.m)
+        np.add.at(played, self.comp[self.first[cross]], self.n[cross])
+        np.add.at(played, self.comp[self.second[cross]], self.n[cross])
+
+        def key(g: int) -> tuple:
+            others = np.arange(self.m) != g
+            above = sizes[others & self.reach[:, g]].sum()
+            below = sizes[others & self.reach[g, :]].sum()
+            first_name = min(self.names[j] for j in np.flatnonzero(self.comp == g))
+            return (-sizes[g], abs(int(above) - int(below)), -played[g], first_name)
+
+        self.reference = min(range(self.m), key=key)
+        self.reference_members = np.flatnonzero(self.comp == self.reference)
+
+    def _seat_identified(self) -> bool:
+        """False when some direction that moves ``h`` never makes any result less likely (a linear programme).
+
+        Along such a direction the likelihood never falls, so ``h`` runs off to ±inf or is not pinned at all.
+        """
+        won = self.w >= self.n
+        lost = self.w <= 0
+        mixed = ~(won | lost)
+        a_ub = np.vstack([-self.x[won], self.x[lost]])
+        h = np.zeros((1, self.k + 1))
+        h[0, -1] = 1.0
+        a_eq = np.vstack([self.x[mixed], h])
+        for sign in (1.0, -1.0):
+            b_eq = np.zeros(len(a_eq))
+            b_eq[-1] = sign
+            result = optimize.linprog(np.zeros(self.k + 1), A_ub=a_ub if len(a_ub) else None,
+                                      b_ub=np.zeros(len(a_ub)) if len(a_ub) else None, A_eq=a_eq, b_eq=b_eq,
+                                      bounds=[(None, None)] * (self.k + 1), method="highs")
+            if result.status == 0:
+                return False
+        return True
+
+    def _problem(self, fixed: frozenset[int], contrast: np.ndarray | None) -> _Profile:
+        """The likelihood to maximise with ``contrast @ beta`` held fixed (None: the unconstrained maximum).
+
+        ``fixed`` are the groups the contrast involves. Groups that are above none of them or below none of them
+        can still run off to ±inf, taking the matches between groups with them; what remains are every group's
+        own matches and the matches among the groups between the fixed ones. Each group that runs off keeps its
+        own internal scale (mean 0), the groups in between share one.
+        """
+        if fixed:
+            ids = list(fixed)
+            between = self.reach[ids, :].any(axis=0) & self.reach[:, ids].any(axis=1)
+        else:
+            between = np.zeros(self.m, dtype=bool)
+        inside = between[self.comp]
+        rows = (self.comp[self.first] == self.comp[self.second]) | (inside[self.first] & inside[self.second])
+        constraints = []
+        for g in range(self.m):
+            if not between[g]:
+                constraints.append(np.append(self.comp == g, 0.0).astype(float))
+        if between.any():
+            constraints.append(np.append(inside, 0.0).astype(float))
+        if not self.seat:
+            constraints.append(np.eye(self.k + 1)[-1])
+        if contrast is not None:
+            constraints.append(contrast)
+        return _Profile(self.x[rows], self.n[rows], self.w[rows], np.vstack(constraints), contrast is not None)
+
+    def _direction(self, g_plus: int, g_minus: int) -> float:
+        """A contrast between groups: 0 when inside one group (finite), else ±inf by their order, NaN unrelated."""
+        if g_plus == g_minus:
+            return 0.0
+        if self.reach[g_plus, g_minus]:
+            return math.inf
+        if self.reach[g_minus, g_plus]:
+            return -math.inf
+        return math.nan
+
+    # --- estimates and intervals ---------------------------------------------------------------------------------
+
+    def rating(self, j: int, q: float) -> tuple[float, float, float, float, str]:
+        """(rating, se, low, high, bound) of strategy ``j`` relative to the reference group's mean."""
+        members = self.reference_members
+        contrast = np.zeros(self.k + 1)
+        contrast[members] -= 1.0 / len(members)
+        contrast[j] += 1.0
+        if len(members) == 1 and members[0] == j:
+            return 0.0, 0.0, 0.0, 0.0, REFERENCE
+        return self._contrast(contrast, self.comp[j], self.reference, q)
+
+    def difference(self, a: int, b: int, q: float) -> tuple[float, float, float]:
+        """(rating(a) - rating(b), low, high)."""
+        if a == b:
+            return 0.0, 0.0, 0.0
+        contrast = np.zeros(self.k + 1)
+        contrast[a], contrast[b] = 1.0, -1.0
+        estimate, _, low, high, _ = self._contrast(contrast, self.comp[a], self.comp[b], q)
+        return estimate, low, high
+
+    def seat_advantage(self, q: float) -> tuple[float, float, float, float]:
+        """(h, se, low, high) of the first-seat advantage."""
+        contrast = np.eye(self.k + 1)[-1]
+        h = float(self.beta[-1])
+        se = math.sqrt(max(float(self.cov_beta[-1, -1]), 0.0))
+        low, high = self._interval(self._problem(frozenset(), contrast), h, se, q)
+        return h, se, low, high
+
+    def _contrast(self, contrast: np.ndarray, g_plus: int, g_minus: int,
+                  q: float) -> tuple[float, float, float, float, str]:
+        direction = self._direction(g_plus, g_minus)
+        if math.isnan(direction):
+            return math.nan, math.nan, -math.inf, math.inf, UNBOUNDED
+        problem = self._problem(frozenset({g_plus, g_minus}), contrast)
+        if math.isinf(direction):
+            low, high = self._interval(problem, direction, math.nan, q)
+            return direction, math.nan, low, high, LOWER_ONLY if direction > 0 else UPPER_ONLY
+        estimate = float(contrast @ self.beta)
+        se = math.sqrt(max(float(contrast @ self.cov_beta @ contrast), 0.0))
+        low, high = self._interval(problem, estimate, se, q)
+        return estimate, se, low, high, TWO_SIDED
+
+    def _interval(self, problem: _Profile, estimate: float, se: float, q: float) -> tuple[float, float]:
+        """Where the profile deviance crosses ``q`` on either side of the estimate (which may be ±inf).
+
+        The profile of a convex negative log-likelihood is convex, so the deviance rises monotonically away from
+        the estimate and each side crosses at most once; an infinite estimate leaves that side open.
+        """
+        warm: list[np.ndarray | None] = [None]
+
+        def excess(t: float) -> float:
+            value, theta = problem.minimize(t, warm[0])
+            warm[0] = theta
+            return 2.0 * (value - self.nll_max) - q
+
+        if math.isinf(estimate):
+            bound = _crossing_from_infinity(excess, estimate)
+            return (-math.inf, bound) if estimate < 0 else (bound, math.inf)
+        step = se if math.isfinite(se) and se > 1e-6 else 1.0
+        low = _crossing(excess, estimate, -step)
+        warm[0] = None
+        high = _crossing(excess, estimate, step)
+        return low, high
+
+    def rating_covariance(self) -> np.ndarray:
+        """Covariance of the ratings relative to the reference mean (observed information); NaN outside it."""
+        members = self.reference_members
+        rows = np.zeros((self.k, self.k + 1))
+        rows[:, members] -= 1.0 / len(members)
+        rows[np.arange(self.k), np.arange(self.k)] += 1.0
+        cov = rows @ self.cov_beta @ rows.T
+        outside = self.comp != self.reference
+        cov[outside, :] = np.nan
+        cov[:, outside] = np.nan
+        return cov
+
+
+def _crossing(excess: Callable[[float], float], start: float, step: float) -> float:
+    """The root of ``excess`` beyond ``start`` (where it is negative) in the direction of ``step``."""
+    inner = start
+    for i in range(64):
+        outer = start + step * 2.0**i
+        if excess(outer) > 0:
+            lo, hi = sorted((inner, outer))
+            return float(optimize.brentq(excess, lo, hi, xtol=1e-8))
+        inner = outer
+    return math.copysign(math.inf, step)  # the deviance never reached the threshold: this side is open
+
+
+def _crossing_from_infinity(excess: Callable[[float], float], estimate: float) -> float:
+    """The finite bound of an interval whose estimate is ``estimate`` (±inf): the deviance tends to 0 there."""
+    toward = math.copysign(1.0, estimate)
+    if excess(0.0) <= 0:
+        return _crossing(excess, 0.0, -toward)
+    inner = 0.0
+    for i in range(64):
+        outer = toward * 2.0**i
+        if excess(outer) <= 0:
+            return float(optimize.brentq(excess, *sorted((inner, outer)), xtol=1e-8))
+        inner = outer
+    return math.nan
+
+
+class _Profile:
+    """Negative log-likelihood of some grouped rows under linear constraints ``C beta = (0, ..., 0, t)``.
+
+    ``beta = t p + N theta`` with ``N`` an orthonormal basis of the constraints' null space; Newton's method
+    with a backtracking line search finds the best ``theta``. With ``targeted`` false the last constraint is
+    an ordinary one too (and ``t`` is ignored).
+    """
+
+    def __init__(self, x: np.ndarray, n: np.ndarray, w: np.ndarray, constraints: np.ndarray,
+                 targeted: bool) -> None:
+        self.null = linalg.null_space(constraints)
+        rhs = np.zeros(len(constraints))
+        if targeted:
+            rhs[-1] = 1.0
+        self.particular = np.linalg.lstsq(constraints, rhs, rcond=None)[0]
+        self.a = x @ self.null
+        self.unit = x @ self.particular
+        self.n, self.w = n, w
+
+    def value(self, eta: np.ndarray) -> float:
+        return float(np.sum(self.w * np.logaddexp(0.0, -eta) + (self.n - self.w) * np.logaddexp(0.0, eta)))
+
+    def minimize(self, t: float, theta: np.ndarray | None) -> tuple[float, np.ndarray]:
+        """(minimal negative log-likelihood, theta) with the target held at ``t``; ``theta`` is a warm start."""
+        a, offset = self.a, t * self.unit
+        theta = np.zeros(a.shape[1]) if theta is None else theta
+        best = self.value(offset + a @ theta)
+        for _ in range(200):
+            if a.shape[1] == 0:
+                break
+            p = special.expit(offset + a @ theta)
+            gradient = a.T @ (self.n * p - self.w)
+            hessian = (a.T * (self.n * p * (1.0 - p))) @ a
+            try:
+                step = np.linalg.solve(hessian, gradient)
+            except np.linalg.LinAlgError:
+                step = np.linalg.lstsq(hessian, gradient, rcond=None)[0]
+            decrement = float(gradient @ step)  # twice the predicted gain of a full step
+            if not decrement > 1e-11:
+                break
+            scale = 1.0
+            while scale > 1e-12:
+                trial = theta - scale * step
+                value = self.value(offset + a @ trial)
+                if value <= best - 0.25 * scale * decrement:
+                    theta, best = trial, value
+                    break
+                scale /= 2.0
+            else:
+                break  # no step improves any more: at the minimum to rounding
+        else:
+            warnings.warn("bradley_terry: Newton's method did not converge in 200 steps", RuntimeWarning,
+                          stacklevel=2)
+        return best, theta
+
+    def beta(self, t: float, theta: np.ndarray) -> np.ndarray:
+        return t * self.particular + self.null @ theta
+
+    def covariance(self, theta: np.ndarray) -> np.ndarray:
+        """Covariance of ``beta`` from the observed information at ``theta`` (singular directions left out)."""
+        p = special.expit(self.a @ theta)
+        hessian = (self.a.T * (self.n * p * (1.0 - p))) @ self.a
+        return self.null @ np.linalg.pinv(hessian) @ self.null.T
+
+
+def _interval_text(low: float, high: float) -> str:
+    """``[-0.512, +0.833]``; an open side reads ``(-inf`` or ``+inf)``."""
+    left = "(-inf" if low == -math.inf else f"[{low + 0.0:+.3f}"
+    right = "+inf)" if high == math.inf else f"{high + 0.0:+.3f}]"
+    return f"{left}, {right}"
+
+
+def _number_text(value: float, digits: int) -> str:
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{round(value, digits) + 0.0:+.{digits}f}"  # + 0.0: no "-0.000"
+
+
+def tournament_summary(pairs: pd.DataFrame, confidence: float = 0.95, seat_advantage: bool = True,
+                       ratings: pd.DataFrame | None = None) -> str:
+    """A readable report: Bradley-Terry ratings with intervals, the seat advantage and the head-to-head matrix.
+
+    ``ratings`` may be the :func:`bradley_terry` table of the same results, to save fitting it again (its own
+    confidence level is then the one stated). The head-to-head matrix lists the strategies in the order of the
+    ratings.
+    """
     outcomes = _outcomes(pairs)
-    ratings = bradley_terry(outcomes, confidence=confidence, seat_advantage=seat_advantage)
+    if ratings is None:
+        ratings = bradley_terry(outcomes, confidence=confidence, seat_advantage=seat_advantage)
+    confidence = ratings.attrs["confidence"]
     level = f"{confidence:.0%}"
     shown = pd.DataFrame({
         "strategy": ratings["strategy"],
-        "rating": ratings["rating"].map("{:+.3f}".format),
-        f"{level} CI": [f"[{lo:+.3f}, {hi:+.3f}]" for lo, hi in zip(ratings["ci_low"], ratings["ci_high"],
-                                                                      strict=True)],
-        "elo": ratings["elo"].map("{:+.0f}".format),
+        "rating": [_number_text(v, 3) for v in ratings["rating"]],
+        f"{level} interval": [_interval_text(lo, hi) for lo, hi in zip(ratings["ci_low"], ratings["ci_high"],
+                                                                       strict=True)],
+        "bound": ratings["bound"],
+        "elo": [_number_text(v, 0) for v in ratings["elo"]],
         "matches": ratings["matches"],
         "score": ratings["score"].map("{:.3f}".format),
     })
+    reference = ratings.attrs["reference"]
+    everyone = len(reference) == len(ratings)
     lines = [f"Bradley-Terry ratings: {ratings.attrs['matches']} matches"
              + (f" ({ratings.attrs['dropped']} without a winner left out)" if ratings.attrs["dropped"] else ""),
+             f"log-strengths with mean 0 over {'all strategies' if everyone else 'the reference group'}; "
+             f"{level} profile-likelihood intervals",
              shown.to_string(index=False)]
+    if not everyone:
+        lines.append(textwrap.fill("reference group (the largest group with no clean sweep inside it): "
+                                   + ", ".join(reference), width=116, subsequent_indent="  "))
+    notes = {
+        UPPER_ONLY: "-inf, 'upper only': lost every match that links it to the reference group, so the results "
+                    "set no lower limit on its rating",
+        LOWER_ONLY: "+inf, 'lower only': won every match that links it to the reference group, so the results "
+                    "set no upper limit on its rating",
+        UNBOUNDED: "'unbounded': the results never link it to the reference group",
+        REFERENCE: "'reference': the reference group's only strategy, 0 by definition",
+    }
+    for bound in (LOWER_ONLY, UPPER_ONLY, UNBOUNDED, REFERENCE):
+        if (ratings["bound"] == bound).any():
+            lines.append(textwrap.fill(notes[bound], width=116, subsequent_indent="  "))
     seat = ratings.attrs["seat_advantage"]
     if seat is not None:
-        low, est, high = (round(v, 3) + 0.0 for v in (seat[1], seat[0], seat[2]))  # + 0.0: no "-0.000"
-        lines.append(f"First-seat advantage (log-odds): {est:+.3f}, {level} CI [{low:+.3f}, {high:+.3f}]")
-    matrix = head_to_head(outcomes)
-    lines += ["", "Head-to-head: mean score of the row strategy against the column strategy",
+        lines.append(f"First-seat advantage (log-odds): {_number_text(seat[0], 3)}, {level} interval "
+                     f"{_interval_text(seat[1], seat[2])}")
+    elif ratings.attrs.get("seat_advantage_note"):
+        lines.append(f"First-seat advantage: {ratings.attrs['seat_advantage_note']}")
+    order = list(ratings["strategy"])
+    matrix = head_to_head(outcomes).reindex(index=order, columns=order)
+    lines += ["", "Head-to-head: mean score of the row strategy against the column strategy (ordered by rating)",
               matrix.to_string(float_format="{:.3f}".format, na_rep="-")]
     return "\n".join(lines)

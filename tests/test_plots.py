@@ -112,7 +112,8 @@ def test_metric_vs_param_numeric_draws_a_line_and_a_band_per_group():
     assert len(ax.lines) == 2 and len(ax.collections) == 2  # one line and one band per pair
     assert [len(line.get_xdata()) for line in ax.lines] == [3, 3]
     assert list(ax.lines[0].get_xdata()) == [0.1, 0.2, 0.4]
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["pair 0 (agent0)", "pair 1 (agent1)"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "pair 0 (agent0)", "pair 1 (agent1)", "shaded: 95% confidence interval"]
     assert ax.get_ylabel() == "win rate (share of matches won)" and ax.get_xlabel() == "swap delay (s)"
     assert labelled(ax)
 
@@ -132,11 +133,15 @@ def test_metric_vs_param_categorical_uses_even_ticks_and_error_bars():
 def test_metric_vs_param_without_groups_and_with_two_group_columns():
     frame = win_frame([1, 2, 3], pairs=(0,)).assign(extra="a")
     ax = metric_vs_param(frame, x="swap_delay")
-    assert len(ax.lines) == 1 and ax.get_legend() is None
+    assert len(ax.lines) == 1
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["shaded: 95% confidence interval"]
+    bare = metric_vs_param(frame.drop(columns=["ci_low", "ci_high"]), x="swap_delay")
+    assert bare.get_legend() is None and not bare.collections  # no interval: no band and nothing to explain
     both = pd.concat([frame, frame.assign(extra="b")])
     ax = metric_vs_param(both, x="swap_delay", group=["pair", "extra"])
     assert len(ax.lines) == 2
-    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["pair=0, extra=a", "pair=0, extra=b"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "pair=0, extra=a", "pair=0, extra=b", "shaded: 95% confidence interval"]
 
 
 def test_metric_vs_param_refuses_ambiguous_and_incomplete_frames():

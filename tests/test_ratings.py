@@ -201,21 +201,25 @@ def test_bradley_terry_recovers_known_strengths_within_their_intervals():
 
 def test_bradley_terry_columns_elo_scale_and_mean_zero():
     fit = bradley_terry(synthetic_outcomes(np.random.default_rng(3), 50))
-    assert list(fit.columns) == ["strategy", "rating", "se", "ci_low", "ci_high", "matches", "score", "elo",
-                                 "elo_low", "elo_high"]
-    assert abs(fit["rating"].sum()) < 1e-9
+    assert list(fit.columns) == ["strategy", "rating", "se", "ci_low", "ci_high", "bound", "matches", "score",
+                                 "elo", "elo_low", "elo_high"]
+    assert abs(fit["rating"].sum()) < 1e-9 and fit.attrs["reference"] == NAMES
     assert np.allclose(fit["elo"], fit["rating"] * 400 / math.log(10)) and math.isclose(ELO_PER_LOG, 173.7178,
                                                                                         rel_tol=1e-6)
-    assert np.allclose(fit["elo_high"] - fit["elo"], fit["elo"] - fit["elo_low"])
+    # Profile-likelihood intervals need not be symmetric, but every one here is finite and holds its estimate.
+    assert np.allclose(fit["elo_low"], fit["ci_low"] * ELO_PER_LOG)
+    assert np.allclose(fit["elo_high"], fit["ci_high"] * ELO_PER_LOG)
+    assert (fit["elo_low"] < fit["elo"]).all() and (fit["elo"] < fit["elo_high"]).all()
+    assert (fit["bound"] == "two-sided").all()
     assert (fit["matches"] == 200).all()  # 50 matches in each of 4 lineups involving a strategy
     assert list(fit["rating"]) == sorted(fit["rating"], reverse=True)
 
 
 def test_bradley_terry_maximum_satisfies_the_score_equations():
-    # With a vanishing prior the MLE matches each strategy's total score to its fitted expectation, and the
-    # first seat's total score to the fitted expectation of the seat term.
+    # The MLE matches each strategy's total score to its fitted expectation, and the first seat's total score
+    # to the fitted expectation of the seat term.
     outcomes = synthetic_outcomes(np.random.default_rng(11), 40, seat=0.3)
-    fit = bradley_terry(outcomes, prior_sd=1e6).set_index("strategy")
+    fit = bradley_terry(outcomes).set_index("strategy")
     h = fit.attrs["seat_advantage"][0]
     p = 1 / (1 + np.exp(-(fit.loc[outcomes["first"], "rating"].to_numpy()
                           - fit.loc[outcomes["second"], "rating"].to_numpy() + h)))
@@ -256,15 +260,19 @@ def test_bradley_terry_recovers_a_known_seat_advantage():
     assert np.allclose(by_name.loc[NAMES, "se"], expected, rtol=0.05)
 
 
-def test_a_strategy_that_always_wins_gets_a_finite_first_rating():
+def test_a_strategy_that_always_wins_is_rated_plus_infinity_with_only_a_lower_bound():
     rng = np.random.default_rng(5)
     outcomes = synthetic_outcomes(rng, 30)
     outcomes["score"] = np.where(outcomes["first"] == "c", 1.0, outcomes["score"])
     outcomes["score"] = np.where(outcomes["second"] == "c", 0.0, outcomes["score"])
     fit = bradley_terry(as_pairs_table(outcomes))
-    assert np.isfinite(fit[["rating", "se", "ci_low", "ci_high", "elo"]].to_numpy()).all()
-    assert fit["strategy"].iloc[0] == "c" and fit["score"].iloc[0] == 1.0
-    assert fit["rating"].iloc[0] > fit["rating"].iloc[1] + 2  # far ahead, though only the prior bounds it
+    top, rest = fit.iloc[0], fit.iloc[1:]
+    assert top["strategy"] == "c" and top["score"] == 1.0 and top["bound"] == "lower only"
+    assert top["rating"] == math.inf and top["ci_high"] == math.inf and top["elo"] == math.inf
+    assert math.isfinite(top["ci_low"]) and math.isnan(top["se"])
+    assert (top["ci_low"] > rest["ci_high"]).all()  # above every strategy it beat, by its own interval
+    assert np.isfinite(rest[["rating", "se", "ci_low", "ci_high", "elo"]].to_numpy()).all()
+    assert fit.attrs["reference"] == ["a", "b"] and abs(rest["rating"].sum()) < 1e-9
     assert head_to_head(outcomes).loc["c"].drop("c").eq(1.0).all()
 
 

@@ -18,13 +18,16 @@ from kemps_sim.stats import (
     call_timings,
     compare,
     format_summary,
+    metrics_under,
     outcome_shares,
     scores,
     summary_table,
     win_rates,
 )
 
-GROUPED_COLUMNS = ("n", "value", "ci_low", "ci_high")
+GROUPED_COLUMNS = ("n", "value", "ci_low", "ci_high", "ci_level")
+#: The columns of an output whose intervals are clustered by match.
+CLUSTERED_COLUMNS = (*GROUPED_COLUMNS, "matches", "design_effect")
 
 
 def _wilson(k: int, n: int, confidence: float = 0.95) -> tuple[float, float]:
@@ -123,7 +126,7 @@ def test_call_accuracy_on_hand_built_tables():
     fours = pd.DataFrame({"cell": ["a"] * 5 + ["c"] * 2,
                           "fate": ["kemps", "kemps", "stolen", "uncalled", "kemps", "broken", "broken"]})
     out = call_accuracy(calls, fours)
-    assert list(out.columns) == ["cell", "metric", "successes", *GROUPED_COLUMNS]
+    assert list(out.columns) == ["cell", "metric", "successes", *CLUSTERED_COLUMNS]
     assert list(out["cell"]) == ["a"] * 6 + ["b"] * 6 + ["c"] * 6  # c has fours and no calls, b the reverse
     assert list(out["metric"][:6]) == list(ACCURACY_METRICS) == [
         "kemps_precision", "stop_precision", "conversion_kemps", "conversion_stolen", "conversion_uncalled",
@@ -158,7 +161,7 @@ def test_call_timings_take_right_kemps_calls_and_scipy_t_intervals():
         ("b", "stop_kemps", True, 1.0),
     ])
     out = call_timings(calls)
-    assert list(out.columns) == ["cell", "measure", *GROUPED_COLUMNS, "median"]
+    assert list(out.columns) == ["cell", "measure", *CLUSTERED_COLUMNS, "median"]
     assert list(out["measure"]) == list(TIMING_MEASURES) * 2
     row = out[(out["cell"] == "a") & (out["measure"] == "four_to_call")].iloc[0]
     ci = stats.ttest_1samp([1.0, 2.0, 4.0], 0.0).confidence_interval(0.95)
@@ -175,7 +178,7 @@ def test_outcome_shares_count_every_outcome_in_every_group():
     rounds = pd.DataFrame({"cell": ["b", "b", "b", "a", "a"],
                            "outcome": ["kemps_right", "stop_right", "kemps_right", "timeout", "kemps_right"]})
     out = outcome_shares(rounds)
-    assert list(out.columns) == ["cell", "outcome", "count", *GROUPED_COLUMNS]
+    assert list(out.columns) == ["cell", "outcome", "count", *CLUSTERED_COLUMNS]
     assert list(out["outcome"]) == ["kemps_right", "stop_right", "timeout"] * 2
     assert list(out["count"]) == [1, 0, 1, 2, 1, 0]
     assert list(out["n"]) == [2, 2, 2, 3, 3, 3]
@@ -242,7 +245,11 @@ def test_compare_difference_interval_is_newcombes_hybrid_score_interval():
                               "right": [i < ka for i in range(na)] + [i < kb for i in range(nb)]})
         result = compare({"calls": calls}, "stop_precision", "a", "b")
         assert (result.ci_low, result.ci_high) == pytest.approx(expected, abs=5e-5)
-        assert result.p_value == pytest.approx(stats.fisher_exact([[ka, na - ka], [kb, nb - kb]]).pvalue)
+        # Without a seed column every call is a match of its own: the design effect is 1 and the Rao–Scott test
+        # is Pearson's chi-square on the 2x2 table.
+        pearson = stats.chi2_contingency([[ka, na - ka], [kb, nb - kb]], correction=False)
+        assert result.test == "rao_scott_chi2" and not result.paired
+        assert (result.statistic, result.p_value) == pytest.approx((pearson.statistic, pearson.pvalue))
 
 
 def test_compare_letters_uses_welch_and_scipy_interval():
@@ -255,23 +262,24 @@ def test_compare_letters_uses_welch_and_scipy_interval():
     assert (result.statistic, result.p_value, result.ci_low, result.ci_high) == pytest.approx(
         (welch.statistic, welch.pvalue, ci.low, ci.high))
     assert result.p_value < 1e-6 and result.ci_low < 1.0 < result.ci_high
-    same = compare({"pairs": pairs}, "points", "a", "b")  # Poisson(4) in both
+    same = compare({"pairs": pairs}, "points", "a", "b", scoring="points")  # Poisson(4) in both
     assert same.p_value > 0.2 and same.ci_low < 0.0 < same.ci_high
 
 
-def test_compare_four_to_call_uses_mann_whitney_on_right_kemps_calls():
+def test_compare_four_to_call_median_resamples_whole_matches_on_right_kemps_calls():
     rng = np.random.default_rng(8)
     slow, fast = 1.0 + rng.exponential(2.0, 80), 1.0 + rng.exponential(0.5, 80)
     calls = _calls([("a", "kemps", True, t) for t in slow] + [("b", "kemps", True, t) for t in fast]
                    + [("b", "kemps", False, 1000.0), ("b", "stop_kemps", True, 1000.0)])
-    result = compare({"calls": calls}, "four_to_call", "a", "b")
-    expected = stats.mannwhitneyu(slow, fast, alternative="two-sided")
-    assert result.test == "mannwhitneyu" and (result.n_a, result.n_b) == (80, 80)
-    assert (result.statistic, result.p_value) == pytest.approx((expected.statistic, expected.pvalue))
-    assert result.p_value < 1e-6
+    result = compare({"calls": calls}, "four_to_call_median", "a", "b")
+    assert result.test == "match_permutation" and (result.n_a, result.n_b) == (80, 80)
+    assert (result.value_a, result.value_b) == (np.median(slow), np.median(fast))
+    # No seed column: every call is its own match. The groups do not overlap at all in the middle, so no
+    # rearrangement of 9999 beats the observed one and p is the permutation test's two-sided floor, 2 / (9999 + 1).
+    assert result.p_value == pytest.approx(2 / 10000)
     true_difference = 2.0 * math.log(2) - 0.5 * math.log(2)  # difference of the exponential medians
     assert result.ci_low < true_difference < result.ci_high
-    assert result == compare({"calls": calls}, "four_to_call", "a", "b")  # the bootstrap is seeded
+    assert result == compare({"calls": calls}, "four_to_call_median", "a", "b")  # the resampling is seeded
 
 
 def test_compare_refuses_unknown_metric_and_group_with_one_line():
@@ -313,7 +321,7 @@ def test_tables_of_no_matches_give_empty_outputs():
     blank = records.tables([])
     assert win_rates(blank["pairs"], by=()).empty
     assert call_accuracy(blank["calls"], blank["fours"]).empty
-    assert list(call_timings(blank["calls"]).columns) == ["cell", "measure", *GROUPED_COLUMNS, "median"]
+    assert list(call_timings(blank["calls"]).columns) == ["cell", "measure", *CLUSTERED_COLUMNS, "median"]
     assert summary_table(blank).empty
 
 
@@ -349,9 +357,13 @@ def test_every_function_runs_on_simulated_matches(real_tables):
     assert (timings["value"].dropna() > 0).all()
     standings = scores(t["pairs"])
     assert (standings["ci_low"] <= standings["value"]).all() and (standings["value"] <= standings["ci_high"]).all()
-    for metric in METRICS:
+    assert set(metrics_under("letters")) == set(METRICS) - {"points"}
+    for metric in metrics_under("letters"):  # the standard rules score letters
         result = compare(t, metric, "a", "b")
         assert result.metric == metric and (math.isnan(result.p_value) or 0 <= result.p_value <= 1)
+        assert not result.paired and result.matches_a <= 4
+    with pytest.raises(ConfigError, match="'points' is not scored under scoring = letters"):
+        compare(t, "points", "a", "b")
 
 
 def test_summary_table_and_its_text(real_tables):
@@ -359,10 +371,11 @@ def test_summary_table_and_its_text(real_tables):
                             "end_reason": ["match_over"] * 3 + ["crashed", "agent_error"] + ["match_over"] * 4})
     summary = summary_table({**real_tables, "matches": matches})
     assert list(summary.columns) == [
-        "cell", "matches", "failures", "rounds_per_match", "pair0_win_rate", "pair0_win_low", "pair0_win_high",
-        "pair1_win_rate", "pair1_win_low", "pair1_win_high", "kemps_precision", "stop_precision", "conversion_kemps",
-        "conversion_stolen", "kemps_right_calls", "kemps_wrong_calls", "stop_right_calls", "stop_wrong_calls",
-        "four_to_call_median", "letters_pair0", "points_pair0"]
+        "cell", "matches", "failures", "rounds_per_match", "pair0_win_rate", "pair0_win_rate_ci_low",
+        "pair0_win_rate_ci_high", "pair1_win_rate", "pair1_win_rate_ci_low", "pair1_win_rate_ci_high",
+        "kemps_precision", "stop_precision", "conversion_kemps", "conversion_stolen", "kemps_right_calls",
+        "kemps_wrong_calls", "stop_right_calls", "stop_wrong_calls", "four_to_call_median", "pair0_letters",
+        "ci_level"]  # the standard rules score letters: no points column
     assert list(summary["cell"]) == ["a", "b"]
     assert list(summary["matches"]) == [5, 4] and list(summary["failures"]) == [2, 0]
     pairs = real_tables["pairs"]
@@ -373,9 +386,11 @@ def test_summary_table_and_its_text(real_tables):
     assert "failures" not in without.columns and list(without["matches"]) == [4, 4]
     text = format_summary(summary)
     lines = text.splitlines()
-    assert len(lines) == 3 and "pair0_win" in lines[0] and "pair0_win_low" not in lines[0]
+    assert len(lines) == 3 and "pair0_win_rate [95% CI]" in lines[0] and "ci_low" not in lines[0]
+    assert "ci_level" not in lines[0] and "kemps_precision" in lines[0] and "pair0_letters" in lines[0]
     row = summary.iloc[1]
-    assert f"{row['pair0_win_rate']:.2f} [{row['pair0_win_low']:.2f}, {row['pair0_win_high']:.2f}]" in lines[2]
+    assert (f"{row['pair0_win_rate']:.2f} [{row['pair0_win_rate_ci_low']:.2f}, "
+            f"{row['pair0_win_rate_ci_high']:.2f}]") in lines[2]
     assert len({len(line) for line in lines}) == 1  # fixed width
     calls = real_tables["calls"]
     mine = calls[calls["cell"] == "b"]

@@ -31,7 +31,8 @@ def test_rows_carry_cell_parameters_seed_and_replicate(tmp_path):
     matches = results.matches
     assert len(matches) == 12
     assert all(sorted(group) == [0, 1, 2] for _, group in matches.groupby("cell")["replicate"])
-    assert matches["seed"].is_unique
+    # a grid plays common random numbers: replicate r of every cell has one seed, and the replicates differ
+    assert (matches.groupby("replicate")["seed"].nunique() == 1).all() and matches["seed"].nunique() == 3
     # any row replays alone from its seed and its cell's parameters
     from kemps_sim import load_rules, simulate_match
     from kemps_sim.profiles import PlayerProfile
@@ -94,7 +95,7 @@ def test_tables_have_one_dtype_whatever_the_chunking(tmp_path, monkeypatch):
     import kemps_sim.sweep.chunks as chunks
     from kemps_sim.sweep import plan_tasks
 
-    spec = quick_spec(tmp_path / "one", matches=3, events=True)
+    spec = quick_spec(tmp_path / "one", matches=3, events=True, common_random_numbers=False)
     doomed = plan_tasks(spec)[0][4].seed
     real = chunks.simulate_match
 
@@ -123,7 +124,7 @@ def test_a_crashed_match_is_recorded_and_the_sweep_goes_on(tmp_path, monkeypatch
     import kemps_sim.sweep.chunks as chunks
 
     real = chunks.simulate_match
-    victim = quick_spec(tmp_path / "x", matches=4)
+    victim = quick_spec(tmp_path / "x", matches=4, common_random_numbers=False)  # one seed, one match
     from kemps_sim.sweep import plan_tasks
 
     doomed = plan_tasks(victim)[0][6].seed
@@ -197,7 +198,7 @@ def test_cli_sweep_prints_the_summary_and_report_writes_csv(tmp_path, capsys):
     spec_path.write_text(toml_text(quick_data(tmp_path / "out", matches=4)))
     assert main(["sweep", str(spec_path), "--serial", "--no-progress"]) == 0
     out = capsys.readouterr().out
-    assert "16 of 16 matches stored" in out and "pair0_win" in out and "kemps_right" in out
+    assert "16 of 16 matches stored" in out and "pair0_win" in out and "kemps_precision" in out
     assert (tmp_path / "out" / "summary.csv").is_file()
     assert main(["report", str(tmp_path / "out"), "--csv", str(tmp_path / "s.csv")]) == 0
     summary = pd.read_csv(tmp_path / "s.csv")
@@ -250,3 +251,24 @@ def test_tournament_rates_every_strategy_and_writes_its_tables(tmp_path, capsys)
     err = capsys.readouterr().err
     assert "holds the results of a different spec (matches: 3 -> 4)" in err
     assert "nobody" in err and "Traceback" not in err and not (tmp_path / "u").exists()
+
+
+def test_a_sobol_sweep_extends_to_a_larger_sample_keeping_its_matches(tmp_path):
+    axes = {"profile.reaction.tau": {"low": 0.1, "high": 0.3}, "profile.observer.d_fixated": {"low": 1, "high": 3}}
+    run_sweep(quick_spec(tmp_path / "s", matches=1, design="sobol", samples=2, axes=axes), workers=1, progress=False)
+    larger = quick_spec(tmp_path / "s", matches=1, design="sobol", samples=4, axes=axes)
+    run = run_sweep(larger, workers=1, progress=False, extend=True)
+    assert (run.mode, run.already_done, run.ran) == ("extend", 8, 8)
+    run_sweep(larger, output=tmp_path / "fresh", workers=1, progress=False)
+    assert_same_tables(all_tables(tmp_path / "s"), all_tables(tmp_path / "fresh"))
+    smaller = quick_spec(tmp_path / "s", matches=1, design="sobol", samples=2, axes=axes)
+    with pytest.raises(ConfigError, match="only a random or sobol design can draw more samples"):
+        run_sweep(smaller, workers=1, progress=False, extend=True)
+
+
+def test_the_folder_gives_back_the_spec_it_was_run_with(tmp_path):
+    spec = quick_spec(tmp_path / "out", matches=1)  # its axes are not in alphabetical order
+    run_sweep(spec, workers=1, progress=False)
+    again = load_results(tmp_path / "out").spec()
+    assert [axis.name for axis in again.axes] == ["rules.double_kemps", "profile.observer.d_fixated"]
+    assert again.identity_text() == spec.identity_text()

@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from kemps_sim import load_rules
 from kemps_sim.cli import main
-from kemps_sim.sweep import SpecError, design_cells, match_seed, plan_cell, plan_tasks, read_spec, spec_from_mapping
+from kemps_sim.sweep import (
+    SpecError,
+    design_cells,
+    design_points,
+    match_seed,
+    plan_cell,
+    plan_tasks,
+    read_spec,
+    spec_from_mapping,
+)
 from tests.sweeps import quick_data, quick_spec, toml_text
 
 
@@ -59,9 +70,9 @@ def test_random_design_keeps_its_first_cells_when_more_are_drawn(tmp_path):
 
 
 def test_seeds_depend_only_on_the_cell_and_replicate(tmp_path):
-    spec = quick_spec(tmp_path / "o", matches=3)
-    wider = quick_spec(tmp_path / "o", matches=5, axes={"rules.double_kemps": [False, True],
-                                                          "profile.observer.d_fixated": [0.5, 1.0, 2.0]})
+    spec = quick_spec(tmp_path / "o", matches=3, common_random_numbers=False)
+    wider = quick_spec(tmp_path / "o", matches=5, common_random_numbers=False, axes={
+        "rules.double_kemps": [False, True], "profile.observer.d_fixated": [0.5, 1.0, 2.0]})
     seeds = {(t.cell, t.replicate): t.seed for t in plan_tasks(spec)[0]}
     more = {(t.cell, t.replicate): t.seed for t in plan_tasks(wider)[0]}
     assert seeds.items() <= more.items()
@@ -75,13 +86,13 @@ def test_every_bad_field_is_reported_at_once(tmp_path):
     data = quick_data(tmp_path / "out", matches=0, axes={
         "rules.double_kemps": [True, "yes"], "profile.reaction.tau": {"low": 0.3, "high": 0.1, "steps": 2},
         "rules.dubble_kemps": [True], "agent.nonsense": [1], "colour": ["red"]})
-    data["sweep"]["design"] = "sobol"
+    data["sweep"]["design"] = "sobel"
     data["base"]["lineup"] = "collector"
     data["extra"] = {}
     with pytest.raises(SpecError) as caught:
         spec_from_mapping(data)
     text = str(caught.value)
-    for expected in ("extra: unknown table", "sweep.matches = 0", "sweep.design = 'sobol'",
+    for expected in ("extra: unknown table", "sweep.matches = 0", "sweep.design = 'sobel'",
                      "axes.rules.double_kemps = [True, 'yes']: levels must all be",
                      "axes.profile.reaction.tau: low = 0.3 is above high = 0.1"):
         assert expected in text
@@ -168,3 +179,61 @@ def test_equivalent_specs_have_the_same_identity(tmp_path):
     explicit = quick_data(tmp_path / "o", design="grid", events=False)
     assert spec_from_mapping(implicit).identity_text() == spec_from_mapping(explicit).identity_text()
 
+
+
+def test_sensitivity_designs_check_their_sizes_and_take_ranges_only(tmp_path):
+    ranges = {"profile.reaction.tau": {"low": 0.1, "high": 0.3}, "profile.observer.d_fixated": {"low": 1, "high": 3}}
+    sobol = quick_spec(tmp_path / "o", design="sobol", samples=4, axes=ranges)
+    assert (sobol.samples, sobol.second_order, len(design_cells(sobol))) == (4, False, 4 * (2 + 2))
+    second = quick_spec(tmp_path / "o", design="sobol", samples=4, second_order=True, axes=ranges)
+    assert len(design_points(second)) == 4 * (2 * 2 + 2) and second.identity()["second_order"] is True
+    morris = quick_spec(tmp_path / "o", design="morris", trajectories=3, axes=ranges)
+    assert (morris.trajectories, morris.levels) == (3, 4) and morris.identity()["levels"] == 4
+    data = quick_data(tmp_path / "o", design="sobol", samples=6, levels=4, axes={
+        **ranges, "rules.double_kemps": [False, True], "agent.threshold": {"low": 0.5, "high": 0.9, "steps": 3}})
+    with pytest.raises(SpecError) as caught:
+        spec_from_mapping(data)
+    text = str(caught.value)
+    for expected in ("sweep.samples = 6: a sobol design needs a power of 2 (the Sobol' sequence is balanced only "
+                     "then), e.g. 4 or 8", "sweep.levels: only a morris design has levels, not a sobol design",
+                     "axes.rules.double_kemps = [False, True]: a sobol design varies numeric ranges only; give "
+                     "{low, high} (a fixed value goes in [base])",
+                     "axes.agent.threshold.steps = 3: only a grid uses steps; a sobol design samples the range"):
+        assert expected in text
+    problems = {
+        "sweep.trajectories: missing; must be the number of Morris trajectories": dict(design="morris", axes=ranges),
+        "sweep.levels = 3: must be the grid levels of a Morris design, an even whole number >= 2": dict(
+            design="morris", trajectories=2, levels=3, axes=ranges),
+        "sweep.samples: only a random, lhs or sobol design draws samples; a morris design draws trajectories": dict(
+            design="morris", trajectories=2, samples=4, axes=ranges),
+        "sweep.samples: missing; a sobol design needs the base sample size N": dict(design="sobol", axes=ranges),
+        "axes: a sobol design needs at least one range axis {low, high}": dict(design="sobol", samples=4, axes={}),
+        "sweep.second_order: only a sobol design has second-order indices, not a grid design": dict(
+            second_order=True),
+        "sweep.trajectories: only a morris design has trajectories, not a lhs design": dict(
+            design="lhs", samples=2, trajectories=3, axes=ranges),
+    }
+    for expected, sweep in problems.items():
+        axes = sweep.pop("axes", None)
+        with pytest.raises(SpecError, match=re.escape(expected)):
+            spec_from_mapping(quick_data(tmp_path / "o", axes=axes, **sweep))
+
+
+def test_check_prints_the_design_and_whether_cells_share_their_seeds(tmp_path, capsys):
+    path = tmp_path / "spec.toml"
+    path.write_text(f"""[sweep]
+seed = 3
+matches = 2
+output = "{tmp_path / 'out'}"
+design = "sobol"
+samples = 2
+[base]
+lineup = "collector,watcher"
+[axes]
+"profile.reaction.tau" = {{ low = 0.1, high = 0.3 }}
+"profile.observer.d_fixated" = {{ low = 1.0, high = 3.0 }}
+""")
+    assert main(["sweep", str(path), "--check"]) == 0
+    out = capsys.readouterr().out
+    assert "8 cells x 2 matches = 16 matches, design sobol (N = 2, first and total order)" in out
+    assert "common random numbers on" in out and not (tmp_path / "out").exists()

@@ -1,20 +1,42 @@
-"""``kemps-sim report``: the summary table of a sweep's results folder, printed and written as CSV."""
+"""``kemps-sim report``: the summary table of a sweep's results folder, printed and written as CSV, and the test
+of a difference between two of its groups."""
 
 from __future__ import annotations
 
 import argparse
 import textwrap
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
+
+import pandas as pd
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.sweep import SweepResults, load_results
 
 SUMMARY_CSV = "summary.csv"
+#: The tables the statistics read, which get the ``rules.scoring`` column (not the large events table).
+_SCORED_TABLES = ("matches", "pairs", "rounds", "calls", "fours")
+#: What each summary column means, for the note under the printed table (only the columns shown are explained).
+_LEGEND = (
+    ("pair0_win_rate", "pairN_win_rate: share of matches pair N won (co-wins count), Wilson interval"),
+    ("kemps_precision", "kemps_precision, stop_precision: share of Kemps (Double Kemps included) and of Stop Kemps "
+                        "calls that were right"),
+    ("conversion_kemps", "conversion_kemps, conversion_stolen: share of fours of a kind called by their pair, or "
+                         "stolen by a Stop Kemps"),
+    ("kemps_right_calls", "calls K+/K-/S+/S-: right and wrong Kemps, right and wrong Stop Kemps calls (in the CSV: "
+                          "kemps_right_calls, kemps_wrong_calls, stop_right_calls, stop_wrong_calls)"),
+    ("four_to_call_median", "four_to_call_median: median seconds from four of a kind to a right Kemps call"),
+    ("pair0_letters", "pair0_letters: pair 0's mean letters per match (letters scoring)"),
+    ("pair0_points", "pair0_points: pair 0's mean points per match (points scoring)"),
+    ("pair0_rounds_won", "pair0_rounds_won: pair 0's mean rounds won per match (rounds-won scoring)"),
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``report`` sub-command."""
+    from kemps_sim.stats import METRICS
+
     p = sub.add_parser("report", help="summarise a sweep's results folder",
                        description="Print the summary table of a sweep (win rates with confidence intervals, call "
                                    "accuracy, conversion, timings) and write it as CSV.")
@@ -24,8 +46,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--csv", default=None, metavar="FILE",
                    help=f"where to write the table (default FOLDER/{SUMMARY_CSV})")
     p.add_argument("--compare", nargs=2, default=None, metavar=("A", "B"),
-                   help="test the difference between two groups (values of the first --by column)")
-    p.add_argument("--metric", default="win_rate", help="the metric --compare tests (default win_rate)")
+                   help="test the difference between two groups (values of the --by column); paired replicate by "
+                        "replicate when both played the same seeds (common random numbers)")
+    p.add_argument("--metric", default="win_rate",
+                   help=f"the metric --compare tests (default win_rate): {', '.join(METRICS)} (letters and points "
+                        "only under their scoring rule)")
+    p.add_argument("--pair", type=int, default=0, metavar="N",
+                   help="the pair whose win rate or score --compare tests (default 0)")
+    p.add_argument("--confidence", type=float, default=0.95, metavar="LEVEL",
+                   help="the confidence level of every interval (default 0.95)")
     p.add_argument("--plots", action="store_true", help="also write the standard figures as PNG files")
     p.set_defaults(run=run)
 
@@ -36,9 +65,14 @@ def run(args: argparse.Namespace) -> int:
     The comparison is worked out first, so that a bad group or metric stops the command before anything is
     written.
     """
+    if not 0.0 < args.confidence < 1.0:
+        raise ConfigError(f"--confidence {args.confidence!r}: must be strictly between 0 and 1, such as 0.95")
     results = load_folder(args.folder)
-    comparison = compare_text(results, args.by, args.metric, *args.compare) if args.compare else None
-    print_summary(args.folder, by=args.by, csv=args.csv, results=results)
+    tables = with_scoring(results)
+    comparison = (compare_text(results, args.by, args.metric, *args.compare, pair=args.pair,
+                               confidence=args.confidence, tables=tables) if args.compare else None)
+    print_summary(args.folder, by=args.by, csv=args.csv, results=results, confidence=args.confidence,
+                  tables=tables)
     if comparison:
         print()
         print(comparison)
@@ -60,13 +94,15 @@ def load_folder(folder: str | Path) -> SweepResults:
 
 
 def print_summary(folder: str | Path, by: str | None = None, csv: str | None = None,
-                  results: SweepResults | None = None) -> SweepResults:
-    """Print a results folder's summary table, write it as CSV, and return the loaded results."""
+                  results: SweepResults | None = None, confidence: float = 0.95,
+                  tables: Mapping[str, pd.DataFrame] | None = None) -> SweepResults:
+    """Print a results folder's summary table, write it as CSV, and return the loaded results (``tables``: the
+    results' tables with their scoring rule, from :func:`with_scoring`, when the caller has them already)."""
     from kemps_sim import stats
 
     results = results or load_folder(folder)
     columns = check_by(by, results.params, results["pairs"].columns)
-    table = stats.summary_table(dict(results.tables), by=columns)
+    table = stats.summary_table(tables or with_scoring(results), by=columns, confidence=confidence)
     target = Path(csv) if csv else Path(folder) / SUMMARY_CSV
     if not target.parent.is_dir():
         raise ConfigError(f"--csv {str(target)!r}: the folder {str(target.parent)!r} does not exist")
@@ -75,19 +111,50 @@ def print_summary(folder: str | Path, by: str | None = None, csv: str | None = N
     agents = results["pairs"].groupby("pair")["agents"].unique()
     if all(len(names) == 1 for names in agents):
         print("pairs: " + ", ".join(f"{pair} = {names[0]}" for pair, names in agents.items()))
-    print(textwrap.fill("pairN_win: win rate [95% interval]; kemps_right, stop_right: share of those calls that "
-                        "were right; calls K+/K-/S+/S-: right and wrong Kemps (Double Kemps included), right and "
-                        "wrong Stop Kemps; fours_kemps, fours_stolen: share of four-of-a-kinds called by their "
-                        "pair, or stolen by a Stop Kemps; four_to_call_s: median seconds from four of a kind to a "
-                        "right Kemps.", width=118))
+    level = f"{100 * confidence:g}%"
+    notes = [text for column, text in _LEGEND if column in table.columns]
+    print(textwrap.fill("; ".join(notes) + f". Intervals are {level} confidence intervals.", width=118))
     failures = results.failures
     print(f"{len(results['matches'])} matches" + (f", {failures} failed" if failures else "")
           + f"; table written to {target}")
     return results
 
 
-def compare_text(results: SweepResults, by: str | None, metric: str, first: str, second: str) -> str:
-    """The test of the difference in ``metric`` between two groups of one column, as a few readable lines."""
+def with_scoring(results: SweepResults) -> dict[str, pd.DataFrame]:
+    """The results' tables, each with the scoring rule of its row's cell in a ``rules.scoring`` column.
+
+    The rule is read from the sweep's spec (every cell planned again), so that a metric the rule does not score is
+    refused and the summary shows the rule's own score. A table that already has the column (a swept
+    ``rules.scoring`` axis) is left as it is, and a spec that cannot be planned any more leaves the statistics to
+    tell the rule from the scores themselves.
+    """
+    from kemps_sim.stats import SCORING_COLUMN
+
+    tables = dict(results.tables)
+    if any(SCORING_COLUMN in table.columns for table in tables.values()):
+        return tables
+    rules = _cell_scorings(results.manifest)
+    if not rules:
+        return tables
+    return {name: table.assign(**{SCORING_COLUMN: table["cell"].map(rules)})
+            if name in _SCORED_TABLES and "cell" in table.columns else table for name, table in tables.items()}
+
+
+def _cell_scorings(manifest: Mapping[str, Any]) -> dict[str, str]:
+    """The scoring rule of every cell of the manifest's spec, by cell id (empty if the spec cannot be planned)."""
+    from kemps_sim.sweep import plan_cells, spec_from_mapping
+
+    try:
+        spec = spec_from_mapping(manifest["spec"])
+        return {plan.cell.id: str(plan.rules.scoring) for plan in plan_cells(spec)}
+    except (ConfigError, KeyError, TypeError, ValueError):
+        return {}
+
+
+def compare_text(results: SweepResults, by: str | None, metric: str, first: str, second: str, pair: int = 0,
+                 confidence: float = 0.95, tables: Mapping[str, pd.DataFrame] | None = None) -> str:
+    """The difference in ``metric`` between two groups of one column, as a few lines that name both groups, the
+    design (paired or not), the interval with its level and the test with its p-value."""
     from kemps_sim import stats
 
     columns = _by(by, results.params)
@@ -100,12 +167,14 @@ def compare_text(results: SweepResults, by: str | None, metric: str, first: str,
         raise ConfigError(f"--by {column!r}: no such column; columns are {allowed}")
     values = results["matches"][column]
     a, b = _typed(values, first), _typed(values, second)
-    outcome = stats.compare(dict(results.tables), metric, a, b, by=column)
-    row = outcome if isinstance(outcome, dict) else (outcome.iloc[0].to_dict() if hasattr(outcome, "iloc")
-                                                    else vars(outcome))
-    return (f"{row['metric']} by {column}: {row['a']!r} {row['value_a']:.3g} vs {row['b']!r} {row['value_b']:.3g}; "
-            f"difference {row['difference']:+.3g} [{row['ci_low']:+.3g}, {row['ci_high']:+.3g}], "
-            f"{row['test']} p = {row['p_value']:.3g}")
+    outcome = stats.compare(tables or with_scoring(results), metric, a, b, by=column, confidence=confidence,
+                            pair=pair)
+    text = stats.format_comparison(outcome, by=column)
+    if metric in ("win_rate", "letters", "points", "rounds_won"):
+        agents = results["pairs"].loc[results["pairs"]["pair"] == pair, "agents"].unique()
+        who = f"pair {pair}" + (f" ({agents[0]})" if len(agents) == 1 else "")
+        text = text.replace(f"{metric} by {column}:", f"{metric} of {who} by {column}:", 1)
+    return text
 
 
 def _by(by: str | None, params: tuple[str, ...]) -> list[str]:

@@ -7,7 +7,7 @@ import sys
 
 from kemps_sim.cli.report import check_by, print_summary
 from kemps_sim.errors import ConfigError
-from kemps_sim.sweep import plan_tasks, read_spec, run_sweep
+from kemps_sim.sweep import SweepSpec, plan_tasks, read_spec, run_sweep
 from kemps_sim.sweep.executors import available_cores
 
 INTERRUPTED = 130
@@ -50,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         tasks, plans = plan_tasks(spec)
         print(f"{args.spec}: {len(plans)} cells x {spec.matches} matches = {len(tasks)} matches, "
-              f"design {spec.design}, master seed {spec.seed}, output {args.output or spec.output}")
+              f"design {_design_text(spec)}, master seed {spec.seed}, common random numbers "
+              f"{'on' if spec.common_random_numbers else 'off'}, output {args.output or spec.output}")
         for plan in plans.values():
             print(f"  {plan.cell.id}  {plan.cell.label()}")
         return 0
@@ -67,3 +68,15 @@ def run(args: argparse.Namespace) -> int:
         return INTERRUPTED
     print_summary(done.folder, by=args.by)
     return 0
+
+
+def _design_text(spec: SweepSpec) -> str:
+    """The design and its sizes, e.g. ``sobol (N = 64, first and total order)``."""
+    if spec.design == "sobol":
+        orders = "first, total and second" if spec.second_order else "first and total"
+        return f"sobol (N = {spec.samples}, {orders} order)"
+    if spec.design == "morris":
+        return f"morris ({spec.trajectories} trajectories, {spec.levels} levels)"
+    if spec.samples:
+        return f"{spec.design} ({spec.samples} samples)"
+    return spec.design

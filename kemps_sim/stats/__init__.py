@@ -2,32 +2,75 @@
 difference between two groups, and a one-row-per-group summary.
 
 Every function groups by the ``by`` columns (``("cell",)`` unless told) and takes a ``confidence`` level. The
-long outputs have the group columns first, then the function's key columns, then ``n``, ``value``, ``ci_low``
-and ``ci_high``; groups come sorted by ``by``. All intervals and tests are computed by ``scipy.stats``.
+long outputs have the group columns first, then the function's key columns, then ``n``, ``value``, ``ci_low``,
+``ci_high`` and ``ci_level`` (the level the interval is at); groups come sorted by ``by``. Intervals respect the
+design: win rates and scores count matches (independent), while shares and delays of rounds, calls and fours of a
+kind, several of which come from one match, get intervals clustered by match (with ``matches`` and
+``design_effect`` columns). ``compare`` and ``paired_difference`` pair two groups replicate by replicate when they
+played the same seeds (common random numbers). Intervals and tests come from ``scipy.stats`` where it has them.
+
+One name per metric everywhere: ``win_rate``, ``kemps_precision``, ``stop_precision``, ``conversion_<fate>``,
+``four_to_call`` (a delay; its median ``four_to_call_median``), ``letters``, ``points``, ``rounds_won``.
+
+The sensitivity indices of a Sobol' or Morris sweep (:mod:`kemps_sim.stats.sensitivity`: ``sobol_indices``,
+``sobol_second_order``, ``morris_indices``, ``cell_metric``) are imported on first use, since they read sweep
+folders and so need :mod:`kemps_sim.sweep`.
 """
 
 from __future__ import annotations
 
-from kemps_sim.stats.compare import METRICS, Comparison, compare
+from typing import Any
+
+from kemps_sim.stats._scoring import SCORING_COLUMN, SCORING_RULES
+from kemps_sim.stats.compare import (
+    METRICS,
+    Comparison,
+    compare,
+    format_comparison,
+    format_p,
+    metrics_under,
+    paired_difference,
+)
 from kemps_sim.stats.rates import ACCURACY_METRICS, FATES, call_accuracy, outcome_shares, win_rates
 from kemps_sim.stats.standings import SCORE_MEASURES, scores
 from kemps_sim.stats.summary import format_summary, summary_table
 from kemps_sim.stats.timing import TIMING_MEASURES, call_timings, kemps_calls
+
+#: Names of :mod:`kemps_sim.stats.sensitivity`, imported on first use (it needs the sweep package).
+_SENSITIVITY = ("cell_metric", "morris_indices", "sobol_indices", "sobol_second_order")
 
 __all__ = [
     "ACCURACY_METRICS",
     "FATES",
     "METRICS",
     "SCORE_MEASURES",
+    "SCORING_COLUMN",
+    "SCORING_RULES",
     "TIMING_MEASURES",
     "Comparison",
     "call_accuracy",
     "call_timings",
+    "cell_metric",
     "compare",
+    "format_comparison",
+    "format_p",
     "format_summary",
     "kemps_calls",
+    "metrics_under",
+    "morris_indices",
     "outcome_shares",
+    "paired_difference",
     "scores",
+    "sobol_indices",
+    "sobol_second_order",
     "summary_table",
     "win_rates",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SENSITIVITY:
+        from kemps_sim.stats import sensitivity
+
+        return getattr(sensitivity, name)
+    raise AttributeError(f"module 'kemps_sim.stats' has no attribute {name!r}")

@@ -34,6 +34,11 @@ def _wilson_limits(successes: int, trials: int, confidence: float) -> tuple[floa
     return float(ci.low), float(ci.high)
 
 
+def z_value(confidence: float) -> float:
+    """The two-sided normal quantile of a confidence level (1.96 at 0.95)."""
+    return float(stats.norm.ppf(0.5 + float(confidence) / 2.0))
+
+
 def wilson(successes: int, trials: int, confidence: float) -> Estimate:
     """The share ``successes / trials`` with the Wilson score interval from ``scipy.stats.binomtest``.
 

@@ -20,7 +20,7 @@ def scores(pairs: pd.DataFrame, by: Sequence[str] = ("cell",), confidence: float
     that is constant in a group gets a zero-width interval at its value rather than NaN. ``agents`` is the pair's
     first lineup entry seen in the group, as in ``win_rates``.
 
-    Columns: ``by``..., ``pair``, ``agents``, ``measure``, ``n``, ``value``, ``ci_low``, ``ci_high``.
+    Columns: ``by``..., ``pair``, ``agents``, ``measure``, ``n``, ``value``, ``ci_low``, ``ci_high``, ``ci_level``.
     """
     by, confidence = as_by(by), check_confidence(confidence)
     pairs = require(pairs, "pairs", by, ("pair", "agents", *SCORE_MEASURES))
@@ -28,5 +28,5 @@ def scores(pairs: pd.DataFrame, by: Sequence[str] = ("cell",), confidence: float
     for fields, played in each_pair(pairs, by):
         for measure in SCORE_MEASURES:
             estimate = mean_t(played[measure].to_numpy(dtype=float), confidence)
-            rows.append({**fields, "measure": measure, **estimate._asdict()})
-    return frame(rows, [*by, "pair", "agents", "measure", "n", "value", "ci_low", "ci_high"])
+            rows.append({**fields, "measure": measure, **estimate._asdict(), "ci_level": confidence})
+    return frame(rows, [*by, "pair", "agents", "measure", "n", "value", "ci_low", "ci_high", "ci_level"])

@@ -13,22 +13,18 @@ import pandas as pd
 from kemps_sim.errors import ConfigError
 from kemps_sim.results import FAILED_END_REASONS
 from kemps_sim.stats._groups import Key, as_by, check_confidence, group_fields, group_keys, key_of, require, split
-from kemps_sim.stats.rates import call_accuracy, win_rates
+from kemps_sim.stats._scoring import SCORE_OF, SCORING_RULES, group_scorings
+from kemps_sim.stats.rates import KEMPS_CALLS, call_accuracy, win_rates
 from kemps_sim.stats.standings import scores
 from kemps_sim.stats.timing import call_timings
 
 #: ``end_reason`` values of the matches table that count as failures: the match did not finish on its own terms.
 FAILURES = FAILED_END_REASONS
-#: The call-accuracy metrics the summary keeps, in column order.
+#: The call-accuracy metrics the summary keeps, in column order (the names of ``call_accuracy`` and ``compare``).
 _ACCURACY = ("kemps_precision", "stop_precision", "conversion_kemps", "conversion_stolen")
-_WIN = re.compile(r"^(pair\d+)_win_rate$")
-_SHARE = re.compile(r"(_win_rate|_win_low|_win_high|precision|conversion)")
-#: Shorter headers for the printed table (the CSV keeps the full column names).
-_HEADERS = {"rounds_per_match": "rounds", "kemps_precision": "kemps_right", "stop_precision": "stop_right",
-            "conversion_kemps": "fours_kemps", "conversion_stolen": "fours_stolen",
-            "four_to_call_median": "four_to_call_s", "letters_pair0": "letters_p0", "points_pair0": "points_p0"}
-#: Score columns left out of the printed table when they are zero throughout (points under letters scoring).
-_OPTIONAL = ("letters_pair0", "points_pair0")
+#: The suffixes of an estimate's interval columns: ``X_ci_low`` and ``X_ci_high`` bound column ``X``.
+_CI = ("_ci_low", "_ci_high")
+_SHARE = re.compile(r"(win_rate|precision|conversion)")
 #: How many calls of each outcome: right and wrong Kemps (Double Kemps included), right and wrong Stop Kemps.
 _CALL_COUNTS = ("kemps_right_calls", "kemps_wrong_calls", "stop_right_calls", "stop_wrong_calls")
 #: The printed table shows the four counts as one column, ``right/wrong Kemps / right/wrong Stop Kemps``.
@@ -36,17 +32,24 @@ CALLS_HEADER = "calls K+/K-/S+/S-"
 
 
 def summary_table(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell",),
-                  confidence: float = 0.95) -> pd.DataFrame:
+                  confidence: float = 0.95, scoring: str | None = None) -> pd.DataFrame:
     """The headline numbers of each group in one wide row, built from the long outputs of the other functions.
 
     ``matches`` counts the rows of the ``matches`` table when there is one (finished or not) and otherwise the
     matches in the pairs table; ``failures`` (only with a matches table) counts matches that ended in
-    ``agent_error`` or ``crashed``. ``rounds_per_match`` is the mean number of rounds, ``pair{p}_win_rate`` with
-    ``pair{p}_win_low``/``pair{p}_win_high`` each pair's win rate and Wilson interval (co-wins count as wins), then
-    four call-accuracy shares, the counts of right and wrong Kemps (Double Kemps included) and of right and wrong Stop
-    Kemps, the median seconds from four of a kind to a right Kemps call, and pair 0's mean letters and points per
-    match. The ``pairs`` table is required; ``calls``, ``fours`` and ``matches`` are optional
-    and their columns are NaN (or absent, for ``failures``) without them.
+    ``agent_error`` or ``crashed``. ``rounds_per_match`` is the mean number of rounds; ``pair{p}_win_rate`` with
+    ``pair{p}_win_rate_ci_low``/``_ci_high`` each pair's win rate and Wilson interval (co-wins count as wins);
+    then four call-accuracy shares, the counts of right and wrong Kemps (Double Kemps included) and of right and
+    wrong Stop Kemps, the median seconds from four of a kind to a right Kemps call (``four_to_call_median``), and
+    pair 0's mean score per match under the group's scoring rule: ``pair0_letters`` under letters scoring,
+    ``pair0_points`` under points, ``pair0_rounds_won`` under rounds won. A score column appears only when some
+    group plays under its rule, and is NaN in the groups that do not (and in a group that mixes rules); the rule
+    comes from ``scoring``, a ``rules.scoring`` column or the pairs table (see :mod:`kemps_sim.stats._scoring`).
+    ``ci_level`` is the confidence level of the intervals. Metric names are those of ``call_accuracy``,
+    ``call_timings``, ``scores`` and ``compare``.
+
+    The ``pairs`` table is required; ``calls``, ``fours`` and ``matches`` are optional and their columns are NaN
+    (or absent, for ``failures``) without them.
     """
     by, confidence = as_by(by), check_confidence(confidence)
     if "pairs" not in tables:
@@ -67,6 +70,8 @@ def summary_table(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell
     accuracy = _lookup(call_accuracy(given_calls, given_fours, by, confidence), by, "metric")
     timings = _lookup(call_timings(given_calls, by, confidence=confidence), by, "measure")
     standings = _lookup(scores(tables["pairs"], by, confidence)[lambda s: s["pair"] == 0], by, "measure")
+    rules = group_scorings(tables, by, scoring)
+    score_columns = {rule: f"pair0_{SCORE_OF[rule]}" for rule in SCORING_RULES if rule in rules.values()}
     pair_ids = sorted(int(p) for p in pairs["pair"].unique())
     counted = _call_counts(calls, by)
 
@@ -84,18 +89,20 @@ def summary_table(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell
         for p in pair_ids:
             estimate = wins.get((key, p), {})
             row[f"pair{p}_win_rate"] = estimate.get("value", math.nan)
-            row[f"pair{p}_win_low"] = estimate.get("ci_low", math.nan)
-            row[f"pair{p}_win_high"] = estimate.get("ci_high", math.nan)
+            row[f"pair{p}_win_rate_ci_low"] = estimate.get("ci_low", math.nan)
+            row[f"pair{p}_win_rate_ci_high"] = estimate.get("ci_high", math.nan)
         for metric in _ACCURACY:
             row[metric] = accuracy.get((key, metric), {}).get("value", math.nan)
         row.update(counted.get(key, dict.fromkeys(_CALL_COUNTS, 0)))
         row["four_to_call_median"] = timings.get((key, "four_to_call"), {}).get("median", math.nan)
-        row["letters_pair0"] = standings.get((key, "letters"), {}).get("value", math.nan)
-        row["points_pair0"] = standings.get((key, "points"), {}).get("value", math.nan)
+        for rule, column in score_columns.items():
+            mine = rules.get(key) == rule
+            row[column] = standings.get((key, SCORE_OF[rule]), {}).get("value", math.nan) if mine else math.nan
+        row["ci_level"] = confidence
         rows.append(row)
     columns = [*by, "matches", *(["failures"] if matches is not None else []), "rounds_per_match",
-               *(f"pair{p}_win_{part}" for p in pair_ids for part in ("rate", "low", "high")),
-               *_ACCURACY, *_CALL_COUNTS, "four_to_call_median", "letters_pair0", "points_pair0"]
+               *(f"pair{p}_win_rate{part}" for p in pair_ids for part in ("", *_CI)),
+               *_ACCURACY, *_CALL_COUNTS, "four_to_call_median", *score_columns.values(), "ci_level"]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -103,7 +110,7 @@ def _call_counts(calls: pd.DataFrame, by: tuple[str, ...]) -> dict[Key, dict[str
     """Per group, the number of calls of each outcome (see :data:`_CALL_COUNTS`)."""
     if calls.empty or "call" not in calls.columns or "right" not in calls.columns:
         return {}
-    kemps = calls["call"].isin(("kemps", "double_kemps"))
+    kemps = calls["call"].isin(KEMPS_CALLS)
     stop = calls["call"] == "stop_kemps"
     right = calls["right"].astype(bool)
     flags = pd.DataFrame({"kemps_right_calls": kemps & right, "kemps_wrong_calls": kemps & ~right,
@@ -124,12 +131,15 @@ def _lookup(long: pd.DataFrame, by: tuple[str, ...], column: str) -> dict[tuple[
 
 
 def format_summary(summary: pd.DataFrame) -> str:
-    """A fixed-width text rendering of ``summary_table``: win rates as ``0.52 [0.45, 0.59]``, shares with two
-    decimals, other numbers with two or three significant decimals and missing values as ``-``. Headers are
-    shortened (``kemps_right`` for Kemps precision, ``fours_kemps`` for conversion...), and a score column that is
-    zero throughout (points under letters scoring) is left out."""
+    """A fixed-width text rendering of ``summary_table``, headed by the same column names.
+
+    An estimate with interval columns prints as ``0.52 [0.45, 0.59]`` under a header that states the level
+    (``pair0_win_rate [95% CI]``, from the ``ci_level`` column, which is not printed itself); shares have two
+    decimals, other numbers two or three significant decimals, missing values print as ``-``, and the four call
+    counts as one column ``calls K+/K-/S+/S-``."""
     shown: dict[str, list[str]] = {}
-    skip: set[str] = {c for c in _OPTIONAL if c in summary.columns and not summary[c].fillna(0).astype(bool).any()}
+    level = _level(summary)
+    skip: set[str] = {"ci_level"}
     for column in summary.columns:
         name = str(column)
         if name in skip:
@@ -141,18 +151,25 @@ def format_summary(summary: pd.DataFrame) -> str:
             elif not all(c in summary.columns for c in _CALL_COUNTS):
                 shown[name] = _format_column(summary[column], share=False)
             continue
-        match = _WIN.match(name)
-        stem = match.group(1) if match else ""
-        low, high = f"{stem}_win_low", f"{stem}_win_high"
-        if match and low in summary.columns and high in summary.columns:
+        low, high = (f"{name}{suffix}" for suffix in _CI)
+        if low in summary.columns and high in summary.columns:
             skip.update((low, high))
-            shown[f"{stem}_win"] = [
-                "-" if _blank(v) else f"{v:.2f} [{_fixed(lo, 2)}, {_fixed(hi, 2)}]"
+            decimals = 2 if _SHARE.search(name) else 3
+            shown[f"{name} [{level} CI]" if level else name] = [
+                "-" if _blank(v) else f"{v:.{decimals}f} [{_fixed(lo, decimals)}, {_fixed(hi, decimals)}]"
                 for v, lo, hi in zip(summary[name], summary[low], summary[high], strict=True)]
         else:
-            shown[_HEADERS.get(name, name)] = _format_column(summary[column], share=bool(_SHARE.search(name)))
+            shown[name] = _format_column(summary[column], share=bool(_SHARE.search(name)))
     text = pd.DataFrame(shown, index=summary.index, columns=list(shown))
     return text.to_string(index=False)
+
+
+def _level(summary: pd.DataFrame) -> str:
+    """The confidence level of the summary's intervals as ``95%``, or empty if it does not say."""
+    if "ci_level" not in summary.columns or summary["ci_level"].dropna().empty:
+        return ""
+    levels = summary["ci_level"].dropna().unique()
+    return "/".join(f"{100 * float(v):g}%" for v in levels)
 
 
 def _format_column(values: pd.Series, share: bool) -> list[str]:

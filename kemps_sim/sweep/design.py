@@ -1,9 +1,12 @@
 """The parsed form of a sweep (:class:`SweepSpec`, its :class:`Axis` and :class:`Range`) and its cells: every
-combination of the axes' levels (a grid), or points drawn at random or by Latin hypercube (``scipy.stats.qmc``)
-from the master seed.
+combination of the axes' levels (a grid), points drawn at random or by Latin hypercube (``scipy.stats.qmc``) from
+the master seed, or the sample of a sensitivity analysis (SALib): Saltelli's scheme for Sobol' indices, or Morris
+trajectories.
 
-A cell is identified by a stable hash of its parameters, and its matches' seeds are keyed by that hash and the
-replicate number: adding a cell, a level or replicates never changes the seed of a match already in the plan.
+A cell is identified by a stable hash of its parameters. Its matches' seeds come from the master seed keyed either
+by that hash and the replicate number, or, under common random numbers, by the replicate number alone, so that
+replicate r of every cell deals the same cards and draws the same human timings. Either way adding a cell, a level
+or replicates never changes the seed of a match already in the plan.
 
 Layering: this module imports neither the parsing (:mod:`kemps_sim.sweep.spec`) nor the planning of a cell
 (:mod:`kemps_sim.sweep.cells`); both are built on it, and the parsing checks each cell through the planning.
@@ -22,13 +25,22 @@ from typing import Any
 import numpy as np
 from scipy.stats import qmc
 
+from kemps_sim.errors import ConfigError
 from kemps_sim.presets import load_rules
 from kemps_sim.rules import Rules
 
 #: The designs a sweep may use.
-DESIGNS = ("grid", "random", "lhs")
-#: Spawn keys under the master seed: one for the sampled design, one for the matches.
-DESIGN_KEY, MATCH_KEY = 0, 1
+DESIGNS = ("grid", "random", "lhs", "sobol", "morris")
+#: The designs of a sensitivity analysis: numeric ranges only, cells in the order of SALib's sample matrix.
+SENSITIVITY_DESIGNS = ("sobol", "morris")
+#: The designs under which common random numbers are on unless the spec says otherwise: those whose cells are
+#: compared with one another (a grid's levels, a tournament's seatings) or analysed as one function of the sample
+#: point (Sobol', Morris). Random and Latin-hypercube designs, whose cells are not compared pairwise, default to off.
+PAIRED_DESIGNS = ("grid", "sobol", "morris")
+#: Spawn keys under the master seed: the sampled design, the matches of one cell, the matches shared by every cell.
+DESIGN_KEY, MATCH_KEY, COMMON_KEY = 0, 1, 2
+#: The default number of grid levels of a Morris design.
+MORRIS_LEVELS = 4
 
 
 @dataclass(frozen=True)
@@ -57,7 +69,7 @@ class Range:
         return tuple(float(p) for p in points)
 
     def at(self, u: float) -> float | int:
-        """The value at quantile ``u`` in [0, 1) of a uniform (log-uniform under ``log``) draw over the range."""
+        """The value at quantile ``u`` in [0, 1] of a uniform (log-uniform under ``log``) draw over the range."""
         if self.integer:
             low, high = math.ceil(self.low), math.floor(self.high)
             return min(low + math.floor(u * (high - low + 1)), high)
@@ -101,6 +113,11 @@ class SweepSpec:
     base: Mapping[str, Any]
     axes: tuple[Axis, ...]
     source: Mapping[str, Any]  # the spec as given (plain TOML data), kept in the results' manifest
+    #: Replicate r of every cell plays the same match seed (the same deals and human-timing streams).
+    common_random_numbers: bool = False
+    second_order: bool = False  # sobol: a sample that also gives second-order indices, N x (2D + 2) cells
+    trajectories: int | None = None  # morris: the number of trajectories, each of D + 1 cells
+    levels: int | None = None  # morris: the number of grid levels of each range
 
     def base_rule_overrides(self) -> dict[str, Any]:
         """The rule knobs the base sets: its ``set`` table, and ``players``."""
@@ -116,10 +133,16 @@ class SweepSpec:
     def identity(self) -> dict[str, Any]:
         """What decides the rows, with defaults filled in: everything but the name, the output folder and the chunk
         size, plus the base rules as resolved (so an edited rules file counts as a different spec)."""
-        return {"seed": self.seed, "matches": self.matches, "design": self.design, "samples": self.samples,
-                "events": self.events, "base": plain_data(self.base), "base_rules": self.base_rules().as_dict(),
-                "axes": [[axis.name, plain_data(axis.levels) if axis.levels is not None
-                          else plain_data(vars(axis.range))] for axis in self.axes]}
+        identity = {"seed": self.seed, "matches": self.matches, "design": self.design, "samples": self.samples,
+                    "common_random_numbers": self.common_random_numbers,
+                    "events": self.events, "base": plain_data(self.base), "base_rules": self.base_rules().as_dict(),
+                    "axes": [[axis.name, plain_data(axis.levels) if axis.levels is not None
+                              else plain_data(vars(axis.range))] for axis in self.axes]}
+        if self.design == "sobol":
+            identity["second_order"] = self.second_order
+        if self.design == "morris":
+            identity.update(trajectories=self.trajectories, levels=self.levels)
+        return identity
 
     def identity_text(self) -> str:
         """:meth:`identity` as canonical JSON, for comparing a folder's spec with this one."""
@@ -163,32 +186,78 @@ def _canonical(value: Any) -> Any:
 
 
 def design_cells(spec: SweepSpec) -> list[Cell]:
-    """The cells of the spec's design, in a deterministic order, without duplicates."""
+    """The cells of the spec's design, in a deterministic order, without duplicates.
+
+    A sampled design's cells come in the order of its sample; a point drawn twice (a Morris grid point shared by
+    two trajectories, say) is one cell, which plays the same matches whichever row asks for it.
+    """
+    cells = design_points(spec)
+    return list({cell.id: cell for cell in cells}.values())
+
+
+def design_points(spec: SweepSpec) -> list[Cell]:
+    """The cell of every point of the design in design order, repeats included.
+
+    For ``sobol`` and ``morris`` entry i is row i of SALib's sample matrix (see :func:`sample_matrix`), so that
+    results looked up by cell id line up with the sample for :mod:`SALib.analyze`.
+    """
     names = [axis.name for axis in spec.axes]
     if spec.design == "grid":
         rows = list(itertools.product(*(axis.grid() for axis in spec.axes)))
     else:
-        rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(DESIGN_KEY,)))
-        d, n = len(spec.axes), spec.samples or 1
-        if d == 0:
-            quantiles = np.zeros((n, 0))
-        elif spec.design == "lhs":
-            quantiles = qmc.LatinHypercube(d=d, rng=rng).random(n)
-        else:
-            quantiles = rng.random((n, d))  # row by row: more samples keep the first ones
-        rows = [tuple(axis.at(float(u)) for axis, u in zip(spec.axes, row, strict=True)) for row in quantiles]
-    cells = [Cell(tuple(zip(names, row, strict=True))) for row in rows]
-    return list({cell.id: cell for cell in cells}.values())
+        rows = [tuple(axis.at(float(u)) for axis, u in zip(spec.axes, row, strict=True))
+                for row in sample_matrix(spec)]
+    return [Cell(tuple(zip(names, row, strict=True))) for row in rows]
 
 
-def match_seed(master: int, cell: Cell, replicate: int) -> int:
-    """The seed of one match: from ``SeedSequence(master)`` keyed by the cell's digest and the replicate number.
+def sample_matrix(spec: SweepSpec) -> np.ndarray:
+    """The unit-cube sample behind a sampled design, one row per point and one column per axis, in [0, 1].
+
+    Each axis maps its column to a value with :meth:`Axis.at` (uniformly over a range, log-uniformly under
+    ``log``). ``sobol`` is Saltelli's scheme (``SALib.sample.sobol``, scrambled Sobol' sequence, N x (D + 2) rows,
+    or N x (2D + 2) with ``second_order``); ``morris`` is ``SALib.sample.morris`` with ``levels`` grid levels,
+    ``trajectories`` x (D + 1) rows. Every draw comes from the master seed.
+    """
+    rng = np.random.default_rng(np.random.SeedSequence(spec.seed, spawn_key=(DESIGN_KEY,)))
+    d, n = len(spec.axes), spec.samples or 1
+    if spec.design == "grid":
+        raise ConfigError("sweep.design = 'grid': a grid has no sample matrix; its cells are every combination "
+                          "of the axes' levels")
+    if spec.design in SENSITIVITY_DESIGNS:
+        problem = salib_problem(spec)
+        if spec.design == "sobol":
+            from SALib.sample import sobol
+
+            return sobol.sample(problem, n, calc_second_order=spec.second_order, scramble=True, seed=rng)
+        from SALib.sample import morris
+
+        return morris.sample(problem, spec.trajectories or 2, num_levels=spec.levels or MORRIS_LEVELS, seed=rng)
+    if d == 0:
+        return np.zeros((n, 0))
+    if spec.design == "lhs":
+        return qmc.LatinHypercube(d=d, rng=rng).random(n)
+    return rng.random((n, d))  # row by row: more samples keep the first ones
+
+
+def salib_problem(spec: SweepSpec) -> dict[str, Any]:
+    """SALib's problem definition of a sensitivity design: one variable per axis, over the unit interval (each
+    axis maps [0, 1] onto its range, so Morris effects are per whole range and comparable across axes)."""
+    names = [axis.name for axis in spec.axes]
+    return {"num_vars": len(names), "names": names, "bounds": [[0.0, 1.0]] * len(names)}
+
+
+def match_seed(master: int, cell: Cell, replicate: int, common: bool = False) -> int:
+    """The seed of one match: from ``SeedSequence(master)`` keyed by the cell's digest and the replicate number,
+    or with ``common`` (common random numbers) by the replicate number alone, the same in every cell.
 
     The 63-bit result fits a signed 64-bit column and replays the match alone through ``simulate_match``.
     """
-    digest = cell.digest()
-    words = tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
-    sequence = np.random.SeedSequence(master, spawn_key=(MATCH_KEY, *words, replicate))
+    if common:
+        sequence = np.random.SeedSequence(master, spawn_key=(COMMON_KEY, replicate))
+    else:
+        digest = cell.digest()
+        words = tuple(int.from_bytes(digest[i:i + 4], "little") for i in range(0, 16, 4))
+        sequence = np.random.SeedSequence(master, spawn_key=(MATCH_KEY, *words, replicate))
     return int(sequence.generate_state(1, np.uint64)[0] >> np.uint64(1))
 
 

@@ -45,9 +45,13 @@ class SweepRun:
 
 
 def plan_tasks(spec: SweepSpec) -> tuple[list[Task], dict]:
-    """Every match of the sweep in plan order (cell by cell, replicate by replicate) and the cells' plans."""
+    """Every match of the sweep in plan order (cell by cell, replicate by replicate) and the cells' plans.
+
+    Under common random numbers replicate r of every cell has the same seed; otherwise each cell has its own.
+    """
     plans = {plan.cell.id: plan for plan in plan_cells(spec)}
-    tasks = [Task(cell_id, replicate, match_seed(spec.seed, plan.cell, replicate))
+    common = spec.common_random_numbers
+    tasks = [Task(cell_id, replicate, match_seed(spec.seed, plan.cell, replicate, common))
              for cell_id, plan in plans.items() for replicate in range(spec.matches)]
     return tasks, plans
 

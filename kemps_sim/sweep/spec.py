@@ -19,7 +19,16 @@ from typing import Any
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.sweep.cells import check_cells
-from kemps_sim.sweep.design import DESIGNS, Axis, Range, SweepSpec, plain_data
+from kemps_sim.sweep.design import (
+    DESIGNS,
+    MORRIS_LEVELS,
+    PAIRED_DESIGNS,
+    SENSITIVITY_DESIGNS,
+    Axis,
+    Range,
+    SweepSpec,
+    plain_data,
+)
 
 __all__ = ["Axis", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_mapping"]
 
@@ -30,7 +39,13 @@ SWEEP_KEYS = {
     "matches": "matches per cell, a whole number >= 1",
     "output": "the folder the results go to",
     "design": "one of " + ", ".join(DESIGNS),
-    "samples": "how many cells a random or lhs design draws, a whole number >= 1",
+    "samples": "how many cells a random or lhs design draws, a whole number >= 1; for sobol the base sample "
+               "size N, a power of 2",
+    "common_random_numbers": "true or false: replicate r of every cell plays the same seed (default: true for "
+                             + ", ".join(PAIRED_DESIGNS) + ", false otherwise)",
+    "second_order": "true or false: a sobol sample that also gives second-order indices (default: false)",
+    "trajectories": "the number of Morris trajectories, a whole number >= 2",
+    "levels": f"the grid levels of a Morris design, an even whole number >= 2 (default: {MORRIS_LEVELS})",
     "chunk": "matches per chunk of work, a whole number >= 1 (default: chosen from the size of the sweep)",
     "events": "true to also store every trace event (large)",
 }
@@ -86,19 +101,48 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
     samples = _whole(sweep, "sweep.samples", "samples", 0, 1, problems) if "samples" in sweep else None
     if design in ("random", "lhs") and "samples" not in sweep:
         problems.append(f"sweep.samples: missing; a {design} design needs the number of cells to draw")
-    if design == "grid" and "samples" in sweep:
-        problems.append("sweep.samples: only a random or lhs design draws samples; a grid visits every level")
+    if design == "sobol" and "samples" not in sweep:
+        problems.append("sweep.samples: missing; a sobol design needs the base sample size N, a power of 2 "
+                        "(N x (D + 2) cells for D axes)")
+    if design == "sobol" and samples and samples & (samples - 1):
+        problems.append(f"sweep.samples = {samples!r}: a sobol design needs a power of 2 (the Sobol' sequence is "
+                        f"balanced only then), e.g. {1 << (samples.bit_length() - 1)} or {1 << samples.bit_length()}")
+    if design in ("grid", "morris") and "samples" in sweep:
+        instead = "visits every level" if design == "grid" else "draws trajectories (sweep.trajectories)"
+        problems.append(f"sweep.samples: only a random, lhs or sobol design draws samples; a {design} design "
+                        f"{instead}")
+    common = _typed(sweep, "sweep", "common_random_numbers", bool, design in PAIRED_DESIGNS, problems)
+    second_order = _typed(sweep, "sweep", "second_order", bool, False, problems)
+    if "second_order" in sweep and design != "sobol":
+        problems.append(f"sweep.second_order: only a sobol design has second-order indices, not a {design} design")
+    trajectories = levels = None
+    if design == "morris":
+        trajectories = _whole(sweep, "sweep.trajectories", "trajectories", None, 2, problems)
+        levels = _whole(sweep, "sweep.levels", "levels", MORRIS_LEVELS, 2, problems)
+        if levels is not None and levels % 2:
+            problems.append(f"sweep.levels = {levels!r}: must be {SWEEP_KEYS['levels']}")
+            levels = None
+    else:
+        for key in ("trajectories", "levels"):
+            if key in sweep:
+                problems.append(f"sweep.{key}: only a morris design has {key}, not a {design} design")
     chunk = _whole(sweep, "sweep.chunk", "chunk", 0, 1, problems)
     events = _typed(sweep, "sweep", "events", bool, False, problems)
 
     _base_types(base, problems)
     axes = tuple(axis for key, value in axes_data.items()
                  if (axis := _axis(str(key), value, design, problems)) is not None)
-    if any(p.startswith("base.") for p in problems):
-        raise SpecError(_problems_text(source, problems))
+    if design in SENSITIVITY_DESIGNS:
+        _sensitivity_axes(design, axes_data, axes, problems)
+    unsampled = design in SENSITIVITY_DESIGNS and (not axes or (design == "sobol" and (
+        not samples or samples & (samples - 1))) or (design == "morris" and (trajectories is None or levels is None)))
+    if any(p.startswith("base.") for p in problems) or unsampled:
+        raise SpecError(_problems_text(source, problems))  # the cells cannot be drawn to be checked
     spec = SweepSpec(name=name, seed=seed, matches=matches, output=output, design=design,
                      samples=samples or None, chunk=chunk or None, events=events, base=dict(base), axes=axes,
-                     source=plain_data(data))
+                     source=plain_data(data), common_random_numbers=common,
+                     second_order=second_order if design == "sobol" else False,
+                     trajectories=trajectories, levels=levels)
     # The cells themselves are checked last: each one's rules, lineup and profiles are built once here.
     problems.extend(check_cells(spec))
     if problems:
@@ -111,6 +155,16 @@ _BASE_TYPES = {"rules": (str, "a preset name or a rules TOML file"), "players": 
                "set": (Mapping, "a table of rule knobs"), "lineup": (str, "a lineup string"),
                "profile": (Mapping, "a table of profile fields"), "profiles": (list, "a list of profile tables"),
                "engine": (Mapping, "a table of engine settings")}
+
+
+def _sensitivity_axes(design: str, given: Mapping[str, Any], axes: tuple[Axis, ...], problems: list[str]) -> None:
+    """A sensitivity design varies numeric ranges only: every axis a {low, high} table, at least one of them."""
+    if not given:
+        problems.append(f"axes: a {design} design needs at least one range axis {{low, high}}")
+    for axis in axes:
+        if axis.levels is not None:
+            problems.append(f"axes.{axis.name} = {plain_data(axis.levels)!r}: a {design} design varies numeric "
+                            "ranges only; give {low, high} (a fixed value goes in [base])")
 
 
 def _base_types(base: Mapping[str, Any], problems: list[str]) -> None:

@@ -28,10 +28,13 @@ import pyarrow.parquet as pq
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.sweep.chunks import FAILED, KEY_COLUMNS, TABLES
-from kemps_sim.sweep.spec import SweepSpec
+from kemps_sim.sweep.spec import SweepSpec, spec_from_mapping
 
 MANIFEST = "manifest.json"
-PACKAGES = ("kemps-sim", "numpy", "pandas", "scipy", "simpy", "pyarrow")
+PACKAGES = ("kemps-sim", "numpy", "pandas", "scipy", "simpy", "pyarrow", "SALib")
+#: Identity fields added after folders were first written, with the value an identity without them meant: a folder
+#: from before common random numbers played cell-keyed seeds.
+LEGACY_IDENTITY = {"common_random_numbers": False}
 
 
 class ResultStore:
@@ -65,11 +68,18 @@ class ResultStore:
             return "new"
         if current.get("identity") == spec.identity_text():
             return "resume"
-        old, new = json.loads(current.get("identity", "{}")), json.loads(spec.identity_text())
+        old = {**LEGACY_IDENTITY, **json.loads(current.get("identity", "{}"))}
+        new = json.loads(spec.identity_text())
+        if old == new:
+            return "resume"
         reason = extension_problem(old, new)
         if extend and reason is None:
             return "extend"
         difference = _difference(old, new) or "its identity"
+        if old.get("common_random_numbers") != new.get("common_random_numbers"):
+            setting = "true" if old.get("common_random_numbers") else "false"
+            difference += (f"; its matches were played with common_random_numbers = {setting}: set that in [sweep] "
+                           "to resume it")
         if reason is None:
             raise ConfigError(f"output {str(self.folder)!r}: holds the results of a different spec ({difference}); "
                               "use another output folder, or --extend: the new spec only adds cells or replicates")
@@ -157,10 +167,34 @@ class SweepResults:
             return tables[name]
         raise AttributeError(name)
 
+    def spec(self) -> SweepSpec:
+        """The spec the folder was run with, read back from its manifest (see :func:`manifest_spec`)."""
+        return manifest_spec(self.manifest, f"{self.folder}/{MANIFEST}")
+
     @property
     def failures(self) -> int:
         """Matches that ended with an agent error or a crash."""
         return int(self.tables["matches"]["end_reason"].isin(FAILED).sum())
+
+
+def manifest_spec(manifest: Mapping[str, Any], source: str = MANIFEST) -> SweepSpec:
+    """The spec a manifest records, checked to be the one that made the rows.
+
+    The manifest's spec is written with sorted keys, so its axes are put back in the order of ``params`` (the order
+    decides a grid's cells and a sampled design's columns). A spec that no longer reads as it was run (an edited
+    rules file, a changed default) is refused with a one-line error.
+    """
+    data = dict(manifest.get("spec") or {})
+    axes = dict(data.get("axes") or {})
+    order = [name for name in manifest.get("params", ()) if name in axes]
+    data["axes"] = {name: axes[name] for name in [*order, *(n for n in axes if n not in order)]}
+    spec = spec_from_mapping(data, source=source)
+    recorded = {**LEGACY_IDENTITY, **json.loads(manifest.get("identity", "{}"))}
+    if recorded != json.loads(spec.identity_text()):
+        difference = _difference(recorded, json.loads(spec.identity_text()))
+        raise ConfigError(f"{source}: its spec no longer reads as it was run ({difference}); a rules file or a "
+                          "default changed; give the sweep's spec")
+    return spec
 
 
 def load_results(folder: str | Path, tables: Iterable[str] | None = None) -> SweepResults:
@@ -233,16 +267,19 @@ def extension_problem(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | N
     """Why the spec identity ``new`` does not merely add cells or replicates to ``old`` (None if it does).
 
     Everything must stay as it was except: more matches per cell, more levels on a listed axis (every old level
-    kept, the axes in the same order), and more samples of a random design (whose first samples stay the same).
+    kept, the axes in the same order), more samples of a random or sobol design and more trajectories of a morris
+    design (whose first samples or trajectories stay the same).
     """
     for key in sorted(set(old) | set(new)):
-        if key not in ("matches", "samples", "axes") and old.get(key) != new.get(key):
+        if key not in ("matches", "samples", "trajectories", "axes") and old.get(key) != new.get(key):
             return f"{key} changed"
     if new.get("matches", 0) < old.get("matches", 0):
         return f"matches went down from {old['matches']} to {new['matches']}"
     if old.get("samples") != new.get("samples") and (
-            new.get("design") != "random" or (new.get("samples") or 0) < (old.get("samples") or 0)):
-        return "only a random design can draw more samples (a Latin hypercube is redrawn whole)"
+            new.get("design") not in ("random", "sobol") or (new.get("samples") or 0) < (old.get("samples") or 0)):
+        return "only a random or sobol design can draw more samples (a Latin hypercube is redrawn whole)"
+    if (new.get("trajectories") or 0) < (old.get("trajectories") or 0):
+        return f"trajectories went down from {old['trajectories']} to {new['trajectories']}"
     old_axes, new_axes = old.get("axes", []), new.get("axes", [])
     if [name for name, _ in old_axes] != [name for name, _ in new_axes]:
         return "the axes are not the same ones in the same order"

@@ -1,0 +1,203 @@
+"""Sensitivity of a sweep metric to the axes of a sensitivity design: Sobol' indices and Morris screening (SALib).
+
+A ``sobol`` or ``morris`` sweep (see :mod:`kemps_sim.sweep.design`) plays one cell per row of SALib's sample
+matrix. Here the chosen metric is averaged over each cell's matches, the cells' means are laid out in the sample's
+row order (a point drawn twice reads its one cell twice), and ``SALib.analyze`` apportions their variance:
+
+- :func:`sobol_indices`: first-order (``S1``) and total-order (``ST``) indices per axis, with bootstrap intervals;
+- :func:`sobol_second_order`: the second-order indices of each two axes (a spec with ``second_order = true``);
+- :func:`morris_indices`: Morris's mean absolute elementary effect ``mu_star`` (with a bootstrap interval), the
+  signed mean ``mu`` and the spread ``sigma``, per axis. An effect is the change of the metric per whole range of
+  the axis (each axis is scaled to [0, 1]), so the axes compare directly.
+
+The ``*_conf`` columns are SALib's half-widths at the ``confidence`` level, from ``resamples`` bootstrap
+resamples of the sample rows (normal approximation: z times the bootstrap standard deviation); the level is in the
+``confidence`` column and in ``attrs["confidence"]``. The bootstrap seed is fixed, so the same tables give the same
+answer. Under common random numbers (the default for these designs) every sample point plays the same deals and
+timings, so the metric is one smooth function of the point and the indices are not blurred by match-to-match luck.
+
+A metric is ``pairN_COLUMN``, a column of the pairs table for pair N (``pair0_won``: the share of matches pair 0
+won; ``pair0_win_share``, ``pair0_points``, ``pair0_letters``, ``pair1_rounds_won`` ...), or a numeric column of
+the matches table (``duration``, ``rounds``, ``events``), or, given a table, any numeric column of it. Matches that
+ended with an agent error or a crash are left out.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from kemps_sim.errors import ConfigError
+from kemps_sim.results import FAILED_END_REASONS
+from kemps_sim.sweep.design import SENSITIVITY_DESIGNS, SweepSpec, design_points, salib_problem, sample_matrix
+from kemps_sim.sweep.store import SweepResults, load_results
+
+__all__ = ["cell_metric", "morris_indices", "sobol_indices", "sobol_second_order"]
+
+#: Bootstrap resamples behind the intervals, and the seed that makes them repeatable.
+RESAMPLES, SEED = 1000, 0
+_PAIR_METRIC = re.compile(r"^pair(\d+)_(.+)$")
+
+ResultsLike = SweepResults | pd.DataFrame | str | Path
+
+
+def cell_metric(results_or_table: ResultsLike, metric: str = "pair0_won") -> pd.Series:
+    """The metric's mean over each cell's matches, indexed by cell id (``attrs["n"]``: matches per cell).
+
+    ``results_or_table`` is a results folder, its :class:`~kemps_sim.sweep.store.SweepResults`, or one table with
+    a ``cell`` column (a pairs table for ``pairN_COLUMN``, else any table holding the column).
+    """
+    if isinstance(results_or_table, str | Path):
+        results_or_table = load_results(results_or_table)
+    table, column = _metric_rows(results_or_table, metric)
+    if "end_reason" in table.columns:
+        table = table[~table["end_reason"].isin(FAILED_END_REASONS)]
+    values = table[column]
+    if values.dtype == object and len(values) and values.map(lambda v: isinstance(v, bool)).all():
+        values = values.astype(bool)
+    if values.dtype == bool:
+        values = values.astype(float)
+    if not pd.api.types.is_numeric_dtype(values):
+        raise ConfigError(f"metric {metric!r}: column {column!r} is not numeric (dtype {values.dtype}); "
+                          "give a numeric column")
+    grouped = values.astype(float).groupby(table["cell"], sort=False)
+    means = grouped.mean()
+    means.attrs["n"] = grouped.count().to_dict()
+    means.name = metric
+    return means
+
+
+def sobol_indices(results_or_table: ResultsLike, spec: SweepSpec | None = None, metric: str = "pair0_won", *,
+                  confidence: float = 0.95, resamples: int = RESAMPLES, seed: int = SEED) -> pd.DataFrame:
+    """First- and total-order Sobol' indices of the metric for each axis of a ``sobol`` sweep.
+
+    One row per axis: ``parameter``, ``S1``, ``S1_conf``, ``ST``, ``ST_conf`` (half-widths of intervals at
+    ``confidence``) and ``confidence``. ``spec`` defaults to the one in the results folder's manifest.
+    """
+    spec, y, problem = _prepared(results_or_table, spec, metric, "sobol", confidence, resamples, seed)
+    si = _sobol(spec, y, problem, confidence, resamples, seed)
+    table = pd.DataFrame({"parameter": problem["names"], "S1": si["S1"], "S1_conf": si["S1_conf"], "ST": si["ST"],
+                          "ST_conf": si["ST_conf"], "confidence": confidence})
+    return _stamp(table, spec, metric, confidence, y)
+
+
+def sobol_second_order(results_or_table: ResultsLike, spec: SweepSpec | None = None, metric: str = "pair0_won", *,
+                       confidence: float = 0.95, resamples: int = RESAMPLES, seed: int = SEED) -> pd.DataFrame:
+    """Second-order Sobol' indices of a ``sobol`` sweep drawn with ``second_order = true``: one row per two axes
+    (``parameter``, ``other``, ``S2``, ``S2_conf``, ``confidence``)."""
+    spec, y, problem = _prepared(results_or_table, spec, metric, "sobol", confidence, resamples, seed)
+    if not spec.second_order:
+        raise ConfigError("sweep.second_order = false: the sample has no second-order rows; draw it with "
+                          "second_order = true for second-order indices")
+    si = _sobol(spec, y, problem, confidence, resamples, seed)
+    names = problem["names"]
+    rows = [{"parameter": names[i], "other": names[j], "S2": si["S2"][i, j], "S2_conf": si["S2_conf"][i, j],
+             "confidence": confidence} for i in range(len(names)) for j in range(i + 1, len(names))]
+    table = pd.DataFrame(rows, columns=["parameter", "other", "S2", "S2_conf", "confidence"])
+    return _stamp(table, spec, metric, confidence, y)
+
+
+def morris_indices(results_or_table: ResultsLike, spec: SweepSpec | None = None, metric: str = "pair0_won", *,
+                   confidence: float = 0.95, resamples: int = RESAMPLES, seed: int = SEED) -> pd.DataFrame:
+    """Morris screening of the metric for each axis of a ``morris`` sweep.
+
+    One row per axis: ``parameter``, ``mu_star`` (mean absolute elementary effect, per whole range of the axis),
+    ``mu_star_conf`` (half-width of its interval at ``confidence``), ``mu`` (signed mean), ``sigma`` (spread of the
+    effects: interaction or non-linearity) and ``confidence``.
+    """
+    from SALib.analyze import morris
+
+    spec, y, problem = _prepared(results_or_table, spec, metric, "morris", confidence, resamples, seed)
+    si = morris.analyze(problem, sample_matrix(spec), y, num_resamples=resamples, conf_level=confidence,
+                        num_levels=spec.levels, seed=_salib_seed(seed))
+    table = pd.DataFrame({"parameter": problem["names"], "mu_star": np.asarray(si["mu_star"], float),
+                          "mu_star_conf": np.asarray(si["mu_star_conf"], float), "mu": np.asarray(si["mu"], float),
+                          "sigma": np.asarray(si["sigma"], float), "confidence": confidence})
+    return _stamp(table, spec, metric, confidence, y)
+
+
+def _sobol(spec: SweepSpec, y: np.ndarray, problem: dict[str, Any], confidence: float, resamples: int,
+           seed: int) -> dict[str, Any]:
+    from SALib.analyze import sobol
+
+    return sobol.analyze(problem, y, calc_second_order=spec.second_order, num_resamples=resamples,
+                         conf_level=confidence, seed=_salib_seed(seed))
+
+
+def _salib_seed(seed: int) -> int:
+    """A non-zero seed from ours: ``SALib.analyze.sobol`` takes a seed of 0 for none and resamples unseeded."""
+    return int(np.random.SeedSequence(seed).generate_state(1)[0]) or 1
+
+
+def _prepared(results_or_table: ResultsLike, spec: SweepSpec | None, metric: str, design: str, confidence: float,
+              resamples: int, seed: int) -> tuple[SweepSpec, np.ndarray, dict[str, Any]]:
+    """The spec, the metric at every row of its sample (in sample order) and SALib's problem, all checked."""
+    if not 0.0 < float(confidence) < 1.0:
+        raise ConfigError(f"confidence = {confidence!r}: must be strictly between 0 and 1")
+    if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 2:
+        raise ConfigError(f"resamples = {resamples!r}: must be a whole number >= 2")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ConfigError(f"seed = {seed!r}: must be a whole number >= 0")
+    if isinstance(results_or_table, str | Path):
+        results_or_table = load_results(results_or_table)
+    if spec is None:
+        if not isinstance(results_or_table, SweepResults):
+            raise ConfigError("spec: needed with a table; give the sweep's SweepSpec (or pass the results folder, "
+                              "whose manifest holds it)")
+        spec = results_or_table.spec()
+    if spec.design != design:
+        raise ConfigError(f"sweep.design = {spec.design!r}: {design} indices need a {design} design "
+                          f"(sensitivity designs: {', '.join(SENSITIVITY_DESIGNS)})")
+    means = cell_metric(results_or_table, metric)
+    points = design_points(spec)
+    missing = list(dict.fromkeys(cell.id for cell in points if cell.id not in means.index or
+                                 np.isnan(means[cell.id])))
+    if missing:
+        cells = len({cell.id for cell in points})
+        raise ConfigError(f"metric {metric!r}: no value for {len(missing)} of the {cells} cells of the spec's "
+                          f"{design} design (e.g. cell {missing[0]}); run the sweep to the end, or give the spec "
+                          "the results were made with")
+    y = np.array([means[cell.id] for cell in points], dtype=float)
+    if np.ptp(y) == 0:
+        raise ConfigError(f"metric {metric!r}: the same value ({y[0]:g}) at every sample point, so there is no "
+                          "variance to apportion; play more matches per cell or choose another metric")
+    return spec, y, salib_problem(spec)
+
+
+def _metric_rows(results_or_table: ResultsLike, metric: str) -> tuple[pd.DataFrame, str]:
+    """The rows holding the metric (one pair's rows for ``pairN_COLUMN``) and the metric's column."""
+    if not isinstance(metric, str) or not metric:
+        raise ConfigError(f"metric = {metric!r}: must be pairN_COLUMN (a pairs-table column of pair N) or a "
+                          "matches-table column")
+    pair_form = _PAIR_METRIC.match(metric)
+    if isinstance(results_or_table, SweepResults):
+        tables = results_or_table.tables
+        candidates = ([("pairs", tables.get("pairs"))] if pair_form else []) + [("matches", tables.get("matches"))]
+    elif isinstance(results_or_table, pd.DataFrame):
+        candidates = [("given", results_or_table)]
+    else:
+        raise ConfigError(f"results = {type(results_or_table).__name__}: give a results folder, its SweepResults "
+                          "or a table with a cell column")
+    for name, table in candidates:
+        if table is None or "cell" not in table.columns:
+            if name == "given":
+                raise ConfigError("the given table has no cell column; give a sweep table (pairs, matches, ...)")
+            continue
+        if pair_form and "pair" in table.columns and pair_form.group(2) in table.columns:
+            return table[table["pair"] == int(pair_form.group(1))], pair_form.group(2)
+        if metric in table.columns:
+            return table, metric
+    where = ", ".join(name for name, table in candidates if table is not None)
+    columns = sorted({c for _, table in candidates if table is not None for c in table.columns})
+    raise ConfigError(f"metric {metric!r}: not in the {where} table{'s' if len(candidates) > 1 else ''}; give "
+                      f"pairN_COLUMN (e.g. pair0_won) or one of: {', '.join(map(str, columns))}")
+
+
+def _stamp(table: pd.DataFrame, spec: SweepSpec, metric: str, confidence: float, y: np.ndarray) -> pd.DataFrame:
+    table.attrs.update(confidence=confidence, metric=metric, design=spec.design, points=len(y),
+                       matches_per_cell=spec.matches, common_random_numbers=spec.common_random_numbers)
+    return table

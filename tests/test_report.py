@@ -1,0 +1,115 @@
+"""``kemps-sim report``: the summary follows the scoring rule, and ``--compare`` names its groups, design and level,
+prints p-values that are never 0, and refuses a metric the scoring rule lacks."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from kemps_sim.cli import main
+from kemps_sim.stats import _intervals, format_p
+from kemps_sim.stats.compare import _Pooled
+from kemps_sim.sweep import load_results, run_sweep
+from tests.sweeps import quick_spec
+
+AXES = {"rules.double_kemps": [False, True]}
+
+
+@pytest.fixture(scope="module")
+def paired_folder(tmp_path_factory):
+    """A grid sweep under rounds-won scoring; grids use common random numbers unless told otherwise."""
+    folder = tmp_path_factory.mktemp("report") / "paired"
+    run_sweep(quick_spec(folder, matches=12, axes=AXES), workers=1, progress=False)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def unpaired_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("report") / "unpaired"
+    run_sweep(quick_spec(folder, matches=12, axes=AXES, common_random_numbers=False), workers=1, progress=False)
+    return folder
+
+
+def _p_values(text: str) -> list[str]:
+    return re.findall(r"p (?:=|<) \S+", text)
+
+
+def test_the_summary_shows_the_score_of_the_scoring_rule_only(paired_folder, tmp_path, capsys):
+    assert main(["report", str(paired_folder), "--csv", str(tmp_path / "s.csv")]) == 0
+    out = capsys.readouterr().out
+    header = out.splitlines()[0]
+    assert "pair0_rounds_won" in header and "letters" not in header and "points" not in header
+    assert "pair0_win_rate [95% CI]" in header and "kemps_precision" in header
+    assert "Intervals are 95% confidence intervals" in out
+    summary = pd.read_csv(tmp_path / "s.csv")
+    assert "pair0_rounds_won" in summary and not {"pair0_letters", "pair0_points"} & set(summary)
+    assert (summary["ci_level"] == 0.95).all()
+
+
+def test_compare_pairs_common_random_numbers_and_names_groups_and_level(paired_folder, capsys):
+    seeds = load_results(paired_folder).matches.groupby("rules.double_kemps")["seed"].apply(sorted)
+    assert seeds[False] == seeds[True]  # common random numbers: replicate r plays the same seed in both cells
+    assert main(["report", str(paired_folder), "--compare", "False", "True", "--metric", "win_rate",
+                 "--confidence", "0.9"]) == 0
+    out = capsys.readouterr().out
+    assert "pair0_win_rate [90% CI]" in out
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("win_rate of pair 0"))
+    text = "\n".join(lines[start:start + 4])
+    assert "by rules.double_kemps: A = False vs B = True" in text
+    assert "paired: the same 12 replicates with the same seeds in both groups" in text
+    assert "A (False): " in text and "B (True): " in text and "90% CI [" in text
+    assert len(_p_values(text)) == 1 and not re.search(r"p = 0(?![.\d])", text)
+
+
+def test_compare_is_unpaired_when_cells_play_their_own_seeds(unpaired_folder, capsys):
+    assert main(["report", str(unpaired_folder), "--compare", "False", "True", "--metric",
+                 "kemps_precision"]) == 0
+    out = capsys.readouterr().out
+    assert "unpaired: the groups play different matches" in out
+    assert "Rao–Scott" in out and "Kemps calls in" in out and "95% CI [" in out
+
+
+@pytest.mark.parametrize("metric", ["letters", "points"])
+def test_compare_refuses_a_score_the_scoring_rule_lacks(paired_folder, metric, capsys):
+    assert main(["report", str(paired_folder), "--compare", "False", "True", "--metric", metric]) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
+    assert f"metric {metric!r} is not scored under scoring = rounds_won" in err
+    assert "allowed under rounds_won: win_rate, kemps_precision" in err and "rounds_won" in err
+    assert captured.out == ""  # refused before the summary is printed or written
+
+
+def test_compare_of_rounds_won_and_a_missing_pair(paired_folder, capsys):
+    assert main(["report", str(paired_folder), "--compare", "False", "True", "--metric", "rounds_won",
+                 "--pair", "1"]) == 0
+    assert "rounds_won of pair 1 (watcher) by rules.double_kemps" in capsys.readouterr().out
+    assert main(["report", str(paired_folder), "--compare", "False", "True", "--pair", "3"]) == 2
+    assert "pair 3: no such pair" in capsys.readouterr().err
+
+
+def test_p_values_below_the_floor_print_as_a_bound():
+    assert format_p(0.0) == "p < 1e-6" and format_p(2e-9) == "p < 1e-6" and format_p(0.01234) == "p = 0.012"
+
+
+def test_pooled_medians_match_numpy_on_concatenated_clusters():
+    rng = np.random.default_rng(1)
+    clusters = [np.zeros(0)] + [rng.exponential(1.0, rng.integers(0, 5)) for _ in range(11)]
+    pool = _Pooled(clusters)
+    assert np.isnan(pool.median(np.array([0, 0])))  # only the empty cluster: no values, no median
+    chosen = rng.integers(0, 12, size=(50, 12))
+    expected = []
+    for row in chosen:
+        values = np.concatenate([clusters[i] for i in row])
+        expected.append(np.median(values) if len(values) else _intervals.NAN)
+    np.testing.assert_allclose(pool.medians(chosen), expected)
+
+
+def test_a_confidence_level_outside_zero_to_one_is_refused_in_one_line(paired_folder, capsys):
+    assert main(["report", str(paired_folder), "--confidence", "95"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--confidence 95.0: must be strictly between 0 and 1" in err
