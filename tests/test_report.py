@@ -113,3 +113,29 @@ def test_a_confidence_level_outside_zero_to_one_is_refused_in_one_line(paired_fo
     assert main(["report", str(paired_folder), "--confidence", "95"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--confidence 95.0: must be strictly between 0 and 1" in err
+
+
+def test_sensitivity_indices_of_a_sobol_sweep_are_printed_written_and_drawn(tmp_path, capsys):
+    from kemps_sim.sweep import spec_from_mapping
+
+    folder = tmp_path / "sobol"
+    spec = spec_from_mapping({
+        "sweep": {"name": "sobol", "seed": 4, "matches": 2, "output": str(folder), "design": "sobol", "samples": 4},
+        "base": {"rules": "standard", "lineup": "collector,watcher"},
+        "axes": {"profile.observer.d_fixated": {"low": 0.5, "high": 3.0},
+                 "profile.fidget_scale": {"low": 0.5, "high": 4.0}}})
+    run_sweep(spec, workers=1, progress=False)
+    capsys.readouterr()
+    assert main(["report", str(folder), "--sensitivity", "duration", "--plots"]) == 0
+    out = capsys.readouterr().out
+    assert "Sobol' indices of duration" in out and "95% bootstrap interval" in out
+    indices = pd.read_csv(folder / "sensitivity.csv")
+    assert list(indices["parameter"]) == ["profile.observer.d_fixated", "profile.fidget_scale"]
+    assert {"S1", "S1_conf", "ST", "ST_conf"} <= set(indices.columns)
+    assert (folder / "sensitivity.png").stat().st_size > 10_000
+
+
+def test_sensitivity_needs_a_sensitivity_design(paired_folder, capsys):
+    assert main(["report", str(paired_folder), "--sensitivity", "pair0_won"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "design is 'grid'" in err and "sobol" in err

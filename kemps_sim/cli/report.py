@@ -56,6 +56,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--confidence", type=float, default=0.95, metavar="LEVEL",
                    help="the confidence level of every interval (default 0.95)")
     p.add_argument("--plots", action="store_true", help="also write the standard figures as PNG files")
+    p.add_argument("--sensitivity", default=None, metavar="METRIC",
+                   help="for a sobol or morris sweep: the indices of METRIC per swept parameter (pairN_COLUMN, such "
+                        "as pair0_won, or a matches-table column such as duration), written as "
+                        f"FOLDER/{SENSITIVITY_CSV}; with --plots also as {SENSITIVITY_PNG}")
     p.set_defaults(run=run)
 
 
@@ -71,18 +75,65 @@ def run(args: argparse.Namespace) -> int:
     tables = with_scoring(results)
     comparison = (compare_text(results, args.by, args.metric, *args.compare, pair=args.pair,
                                confidence=args.confidence, tables=tables) if args.compare else None)
+    indices = sensitivity_table(results, args.sensitivity, args.confidence) if args.sensitivity else None
     print_summary(args.folder, by=args.by, csv=args.csv, results=results, confidence=args.confidence,
                   tables=tables)
     if comparison:
         print()
         print(comparison)
+    if indices is not None:
+        print()
+        print(format_sensitivity(indices))
+        target = Path(args.folder) / SENSITIVITY_CSV
+        indices.to_csv(target, index=False)
+        print(f"indices written to {target}")
     if args.plots:
         from kemps_sim.plots import standard_figures
 
         written = standard_figures(dict(results.tables), Path(args.folder), results.params)
+        if indices is not None:
+            from kemps_sim.plots import sensitivity_plot, style
+
+            ax = sensitivity_plot(indices)
+            written.append(Path(args.folder) / SENSITIVITY_PNG)
+            style.save(ax.figure, written[-1])
         for path in written:
             print(f"wrote {path}")
     return 0
+
+
+SENSITIVITY_CSV = "sensitivity.csv"
+SENSITIVITY_PNG = "sensitivity.png"
+
+
+def sensitivity_table(results: SweepResults, metric: str, confidence: float) -> pd.DataFrame:
+    """Sobol' (S1, ST) or Morris (mu*, sigma) indices of ``metric`` for a sensitivity sweep's folder."""
+    from kemps_sim.stats.sensitivity import morris_indices, sobol_indices
+
+    spec = results.spec()
+    if spec.design not in ("sobol", "morris"):
+        raise ConfigError(f"--sensitivity {metric}: the sweep's design is {spec.design!r}; indices need a sweep "
+                          "with design = 'sobol' or 'morris'")
+    analyse = sobol_indices if spec.design == "sobol" else morris_indices
+    return analyse(results, spec, metric=metric, confidence=confidence)
+
+
+def format_sensitivity(indices: pd.DataFrame) -> str:
+    """The indices as a text table, with what they mean and the interval's level."""
+    level = f"{100 * indices.attrs.get('confidence', 0.95):g}%"
+    metric = indices.attrs.get("metric", "")
+    if "ST" in indices:
+        shown = indices[["parameter", "S1", "S1_conf", "ST", "ST_conf"]]
+        note = (f"Sobol' indices of {metric}: S1 the share of its variance a parameter causes alone, ST alone and "
+                f"with the others; *_conf the half-width of the {level} bootstrap interval.")
+    else:
+        shown = indices[["parameter", "mu_star", "mu_star_conf", "mu", "sigma"]]
+        note = (f"Morris screening of {metric}: mu* the mean absolute effect of a parameter over its range, sigma "
+                f"how much that effect depends on the others; mu_star_conf the half-width of the {level} "
+                "bootstrap interval.")
+    points = indices.attrs.get("points")
+    tail = f" {points} sample points." if points else ""
+    return shown.to_string(index=False, float_format=lambda v: f"{v:.3f}") + "\n" + textwrap.fill(note + tail, 118)
 
 
 def load_folder(folder: str | Path) -> SweepResults:

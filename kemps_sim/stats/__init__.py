@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kemps_sim.stats._clusters import clustered_share
 from kemps_sim.stats._scoring import SCORING_COLUMN, SCORING_RULES
 from kemps_sim.stats.compare import (
     METRICS,
@@ -34,6 +35,7 @@ from kemps_sim.stats.compare import (
 from kemps_sim.stats.rates import ACCURACY_METRICS, FATES, call_accuracy, outcome_shares, win_rates
 from kemps_sim.stats.standings import SCORE_MEASURES, scores
 from kemps_sim.stats.summary import format_summary, summary_table
+from kemps_sim.stats.text import apart, difference_text, estimate_text
 from kemps_sim.stats.timing import TIMING_MEASURES, call_timings, kemps_calls
 
 #: Names of :mod:`kemps_sim.stats.sensitivity`, imported on first use (it needs the sweep package).
@@ -48,10 +50,14 @@ __all__ = [
     "SCORING_RULES",
     "TIMING_MEASURES",
     "Comparison",
+    "apart",
     "call_accuracy",
     "call_timings",
     "cell_metric",
+    "clustered_share",
     "compare",
+    "difference_text",
+    "estimate_text",
     "format_comparison",
     "format_p",
     "format_summary",
