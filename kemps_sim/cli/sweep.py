@@ -9,6 +9,8 @@ from kemps_sim.cli.report import check_by, print_summary
 from kemps_sim.errors import ConfigError
 from kemps_sim.sweep import SweepSpec, plan_tasks, read_spec, run_sweep
 from kemps_sim.sweep.executors import available_cores
+from kemps_sim.sweep.runner import SweepRun
+from kemps_sim.sweep.targets import CONFIDENCE, DEFAULT_MAX_MATCHES, TARGET_METRICS, metric_problem
 
 INTERRUPTED = 130
 #: Columns of the pairs table a summary may also be grouped by.
@@ -33,6 +35,15 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="accept a spec that adds cells or replicates to the folder's spec")
     p.add_argument("--check", action="store_true", help="only check the spec and print the plan")
     p.add_argument("--no-progress", action="store_true", help="do not show the progress bar")
+    target = p.add_argument_group("precision target (or sweep.until_ci, until_metric, max_matches in the spec)")
+    target.add_argument("--until-ci", type=float, default=None, metavar="HALFWIDTH",
+                        help="add replicates to each cell in rounds until the metric's 95%% interval has at most this "
+                             "half-width (0 < HALFWIDTH <= 0.5) or the cell reaches --max-matches")
+    target.add_argument("--metric", default=None, metavar="NAME",
+                        help="the metric --until-ci narrows: " + ", ".join(TARGET_METRICS)
+                             + " (default: win_rate, pair 0's)")
+    target.add_argument("--max-matches", type=int, default=None, metavar="N",
+                        help=f"the most matches a cell may play (default: {DEFAULT_MAX_MATCHES})")
     p.add_argument("--by", default=None, metavar="COL[,COL]", help="group the summary by these columns")
     p.set_defaults(run=run)
 
@@ -43,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--workers {args.workers}: must be a whole number >= 1")
     if args.chunk is not None and args.chunk < 1:
         raise ConfigError(f"--chunk {args.chunk}: must be a whole number >= 1")
-    spec = read_spec(args.spec)
+    spec = read_spec(args.spec, overrides=_target_overrides(args))
     if args.by:  # checked now rather than after the sweep has run
         params = tuple(axis.name for axis in spec.axes)
         check_by(args.by, params, (*params, "cell", *PAIRS_COLUMNS))
@@ -52,6 +63,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.spec}: {len(plans)} cells x {spec.matches} matches = {len(tasks)} matches, "
               f"design {_design_text(spec)}, master seed {spec.seed}, common random numbers "
               f"{'on' if spec.common_random_numbers else 'off'}, output {args.output or spec.output}")
+        if spec.until_ci is not None:
+            print(f"  precision target: each cell starts with {spec.matches} matches and adds more in rounds until "
+                  f"its {spec.until_metric} {CONFIDENCE:.0%} interval has half-width <= {spec.until_ci:g}, "
+                  f"at most {spec.max_matches} matches per cell")
         for plan in plans.values():
             print(f"  {plan.cell.id}  {plan.cell.label()}")
         return 0
@@ -64,10 +79,48 @@ def run(args: argparse.Namespace) -> int:
           + (f"; {done.failures} failed (see the matches table's error column)" if done.failures else ""))
     if done.interrupted:
         print(f"interrupted: every finished chunk is kept; run the same command again to resume "
-              f"({done.planned - done.already_done - done.ran} matches to go)", file=sys.stderr)
+              f"({'at least ' if spec.until_ci is not None else ''}"
+              f"{done.planned - done.already_done - done.ran} matches to go)", file=sys.stderr)
         return INTERRUPTED
     print_summary(done.folder, by=args.by)
+    if done.targets:
+        _print_targets(spec, done)
     return 0
+
+
+def _target_overrides(args: argparse.Namespace) -> dict[str, object]:
+    """The precision-target options as [sweep] keys, each checked with a one-line error naming the option."""
+    overrides: dict[str, object] = {}
+    if args.until_ci is not None:
+        if not (0 < args.until_ci <= 0.5):  # also refuses nan
+            raise ConfigError(f"--until-ci {args.until_ci:g}: must be a half-width above 0 and at most 0.5")
+        overrides["until_ci"] = args.until_ci
+    if args.metric is not None:
+        problem = metric_problem(args.metric)
+        if problem:
+            raise ConfigError(f"--metric {args.metric}: {problem}")
+        overrides["until_metric"] = args.metric
+    if args.max_matches is not None:
+        if args.max_matches < 1:
+            raise ConfigError(f"--max-matches {args.max_matches}: must be a whole number >= 1 (and >= the spec's "
+                              "matches)")
+        overrides["max_matches"] = args.max_matches
+    return overrides
+
+
+def _print_targets(spec: SweepSpec, done: SweepRun) -> None:
+    """How many matches each cell of a targeted sweep needed, and whether it reached the target or the cap."""
+    labels = {plan.cell.id: plan.cell.label() for plan in plan_tasks(spec)[1].values()}
+    target = spec.until_ci
+    reached = sum(cell.reached(target) for cell in done.targets)
+    print(f"\nprecision target: {spec.until_metric} {CONFIDENCE:.0%} interval half-width <= {target:g}, "
+          f"at most {spec.max_matches} matches per cell; {reached} of {len(done.targets)} cells reached it")
+    print(f"  {'cell':16}  {'matches':>7}  {'value':>6}  {'interval':>15}  {'half':>6}  status  parameters")
+    for cell in done.targets:
+        status = "target" if cell.reached(target) else ("cap" if cell.settled else "open")
+        interval = f"[{cell.ci_low:.3f}, {cell.ci_high:.3f}]" if cell.ci_low == cell.ci_low else "none"
+        print(f"  {cell.cell:16}  {cell.matches:>7}  {cell.value:>6.3f}  {interval:>15}  {cell.halfwidth:>6.3f}  "
+              f"{status:6}  {labels.get(cell.cell, '')}")
 
 
 def _design_text(spec: SweepSpec) -> str:

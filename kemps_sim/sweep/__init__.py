@@ -4,6 +4,8 @@
 Designs: a grid, random or Latin-hypercube samples, and the samples of a Sobol' or Morris sensitivity analysis
 (SALib; :mod:`kemps_sim.stats.sensitivity` computes the indices). Grids, tournaments and sensitivity designs play
 common random numbers by default: replicate r of every cell has the same seed.
+A spec with ``until_ci`` adds replicates to each cell in rounds until its metric's interval is that narrow or the
+cell reaches ``max_matches`` (:mod:`kemps_sim.sweep.targets`).
 """
 
 from __future__ import annotations

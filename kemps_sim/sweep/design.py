@@ -118,6 +118,11 @@ class SweepSpec:
     second_order: bool = False  # sobol: a sample that also gives second-order indices, N x (2D + 2) cells
     trajectories: int | None = None  # morris: the number of trajectories, each of D + 1 cells
     levels: int | None = None  # morris: the number of grid levels of each range
+    #: A precision-targeted sweep (see :mod:`kemps_sim.sweep.targets`): the interval half-width each cell's
+    #: ``until_metric`` must reach, adding replicates in rounds up to ``max_matches`` per cell; None for a plain sweep.
+    until_ci: float | None = None
+    until_metric: str = "pair0.win_rate"
+    max_matches: int | None = None
 
     def base_rule_overrides(self) -> dict[str, Any]:
         """The rule knobs the base sets: its ``set`` table, and ``players``."""
@@ -142,6 +147,8 @@ class SweepSpec:
             identity["second_order"] = self.second_order
         if self.design == "morris":
             identity.update(trajectories=self.trajectories, levels=self.levels)
+        if self.until_ci is not None:  # absent from a plain sweep's identity, so older folders still resume
+            identity.update(until_ci=self.until_ci, until_metric=self.until_metric, max_matches=self.max_matches)
         return identity
 
     def identity_text(self) -> str:

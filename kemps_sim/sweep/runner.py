@@ -2,6 +2,8 @@
 as it finishes, and show progress.
 
 A sweep interrupted by Ctrl-C (or killed outright) keeps every chunk that finished; running it again resumes.
+A precision-targeted sweep (``until_ci``, see :mod:`kemps_sim.sweep.targets`) runs in rounds: after each, the
+cells whose interval is still wider than the target get more replicates, until every cell meets it or its cap.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ from kemps_sim.sweep.chunks import FAILED, Task, make_chunks, run_chunk
 from kemps_sim.sweep.design import match_seed
 from kemps_sim.sweep.executors import Executor, check_executor_args, make_executor
 from kemps_sim.sweep.spec import SweepSpec, read_spec
-from kemps_sim.sweep.store import ResultStore
+from kemps_sim.sweep.store import ResultStore, load_results
+from kemps_sim.sweep.targets import CONFIDENCE, CellTarget, metric_tables, settle
 
 #: The automatic chunk size aims at this many chunks per worker, within these bounds.
 CHUNKS_PER_WORKER, MIN_CHUNK, MAX_CHUNK = 24, 1, 100
@@ -37,6 +40,8 @@ class SweepRun:
     interrupted: bool
     seconds: float  # wall-clock time of this run (for the rate shown; never stored with the results)
     executor: str
+    #: A precision-targeted sweep's standing per cell (see :mod:`kemps_sim.sweep.targets`); empty otherwise.
+    targets: tuple[CellTarget, ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -69,7 +74,9 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
     """Run (or resume) a sweep into its output folder and return what was done.
 
     ``workers`` local processes (default: every core; 1 runs serially here) or a Dask ``scheduler`` address
-    (``local`` starts a LocalCluster). Every spec problem is reported before anything is written.
+    (``local`` starts a LocalCluster). Every spec problem is reported before anything is written. With
+    ``spec.until_ci`` the rounds go on until every cell meets the target or its cap; ``planned`` is then the matches
+    the cells need as they stand and ``targets`` says where each stands.
     """
     if not isinstance(spec, SweepSpec):
         spec = read_spec(spec)
@@ -78,6 +85,11 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
     store = ResultStore(output if output is not None else spec.output)
     store.check(spec, extend=extend)  # refuse a foreign folder before starting any worker
     done = store.done()
+    before = set(done)
+    standing: dict[str, CellTarget] = {}
+    if spec.until_ci is not None:
+        standing = _standing(spec, store, plans, done) if done else {}
+        tasks = _targeted_tasks(spec, plans, standing)
     todo = [task for task in tasks if (task.cell, task.replicate) not in done]
     owned = executor is None
     executor = executor or (make_executor(workers, scheduler) if todo else make_executor(1))
@@ -87,20 +99,32 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
         if owned:
             executor.close(cancel=True)
         raise
-    size = chunk_size(spec, len(todo), executor.workers, chunk)
     ran = failures = 0
     interrupted = finished = False
     started = time.perf_counter()
     bar = tqdm(total=len(todo), unit="match", desc=spec.name, disable=not progress or not todo, smoothing=0.1)
     try:
-        for chunk_item, tables in executor.imap_unordered(run_chunk, make_chunks(todo, plans, size, spec.events)):
-            store.write_chunk(chunk_item.id, tables)
-            matches = tables["matches"]
-            ran += len(matches)
-            failures += int(matches["end_reason"].isin(FAILED).sum())
-            bar.update(len(matches))
-            if failures:
-                bar.set_postfix(failures=failures, refresh=False)
+        while todo:
+            size = chunk_size(spec, len(todo), executor.workers, chunk)
+            for chunk_item, tables in executor.imap_unordered(run_chunk, make_chunks(todo, plans, size,
+                                                                                     spec.events)):
+                store.write_chunk(chunk_item.id, tables)
+                matches = tables["matches"]
+                ran += len(matches)
+                failures += int(matches["end_reason"].isin(FAILED).sum())
+                done.update(zip(matches["cell"], matches["replicate"], strict=True))
+                bar.update(len(matches))
+                if failures:
+                    bar.set_postfix(failures=failures, refresh=False)
+            if spec.until_ci is None:
+                break
+            # A targeted sweep's next round: the cells still wider than the target get more replicates.
+            standing = _standing(spec, store, plans, done)
+            store.record_targets(_targets_record(spec, standing))
+            tasks = _targeted_tasks(spec, plans, standing)
+            todo = [task for task in tasks if (task.cell, task.replicate) not in done]
+            bar.total += len(todo)
+            bar.refresh()
         finished = True
     except KeyboardInterrupt:
         interrupted = True
@@ -108,5 +132,33 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
         bar.close()
         if owned:
             executor.close(cancel=not finished)
-    return SweepRun(store.folder, mode, len(tasks), len(tasks) - len(todo), ran, failures, interrupted,
-                    time.perf_counter() - started, executor.description)
+    if spec.until_ci is not None and not interrupted:
+        standing = _standing(spec, store, plans, done)
+        store.record_targets(_targets_record(spec, standing))
+    already = sum((task.cell, task.replicate) in before for task in tasks)
+    return SweepRun(store.folder, mode, len(tasks), already, ran, failures, interrupted,
+                    time.perf_counter() - started, executor.description, tuple(standing.values()))
+
+
+def _standing(spec: SweepSpec, store: ResultStore, plans: dict, done: set) -> dict[str, CellTarget]:
+    """Where each cell of a targeted sweep stands, replayed from the rows stored so far."""
+    tables = dict(load_results(store.folder, tables=list(metric_tables(spec.until_metric))).tables) \
+        if store.manifest() is not None else {}
+    if not tables:
+        return {}
+    return settle(list(plans), spec.matches, spec.until_ci, spec.until_metric, spec.max_matches, done, tables)
+
+
+def _targeted_tasks(spec: SweepSpec, plans: dict, standing: dict[str, CellTarget]) -> list[Task]:
+    """Every match a targeted sweep needs now: each cell's replicates up to where it stands (``matches`` at first)."""
+    common = spec.common_random_numbers
+    return [Task(cell_id, replicate, match_seed(spec.seed, plan.cell, replicate, common))
+            for cell_id, plan in plans.items()
+            for replicate in range(standing[cell_id].matches if cell_id in standing else spec.matches)]
+
+
+def _targets_record(spec: SweepSpec, standing: dict[str, CellTarget]) -> dict:
+    """The manifest's record of a targeted sweep: the target, and each cell's matches, interval and status."""
+    return {"target": spec.until_ci, "metric": spec.until_metric, "max_matches": spec.max_matches,
+            "confidence": CONFIDENCE, "cells": {cell: target.as_record(spec.until_ci)
+                                                for cell, target in standing.items()}}

@@ -29,6 +29,7 @@ from kemps_sim.sweep.design import (
     SweepSpec,
     plain_data,
 )
+from kemps_sim.sweep.targets import DEFAULT_MAX_MATCHES, TARGET_METRICS, canonical_metric, metric_problem
 
 __all__ = ["Axis", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_mapping"]
 
@@ -48,6 +49,12 @@ SWEEP_KEYS = {
     "levels": f"the grid levels of a Morris design, an even whole number >= 2 (default: {MORRIS_LEVELS})",
     "chunk": "matches per chunk of work, a whole number >= 1 (default: chosen from the size of the sweep)",
     "events": "true to also store every trace event (large)",
+    "until_ci": "the interval half-width every cell's until_metric must reach, a number above 0 and at most 0.5; "
+                "replicates are added in rounds until it does or max_matches is reached",
+    "until_metric": "the metric until_ci narrows, one of " + ", ".join(TARGET_METRICS)
+                    + " (default: win_rate, pair 0's)",
+    "max_matches": "the most matches a cell of an until_ci sweep plays, a whole number >= matches "
+                   f"(default: {DEFAULT_MAX_MATCHES})",
 }
 BASE_KEYS = {
     "rules": "a preset name or a rules TOML file",
@@ -65,8 +72,9 @@ class SpecError(ConfigError):
     """A sweep spec with one or more problems; the message lists every one, one per line."""
 
 
-def read_spec(path: str | Path) -> SweepSpec:
-    """The spec in a TOML file; a missing file or bad TOML is a one-line :class:`SpecError`."""
+def read_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> SweepSpec:
+    """The spec in a TOML file, with ``overrides`` (keys of its [sweep] table, e.g. from the command line) put in
+    before it is checked; a missing file or bad TOML is a one-line :class:`SpecError`."""
     path = Path(path)
     if not path.is_file():
         raise SpecError(f"sweep spec {str(path)!r}: no such file")
@@ -74,6 +82,8 @@ def read_spec(path: str | Path) -> SweepSpec:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise SpecError(f"sweep spec {str(path)!r}: not valid TOML: {exc}") from None
+    if overrides and isinstance(data.get("sweep", {}), Mapping):
+        data["sweep"] = {**data.get("sweep", {}), **overrides}
     return spec_from_mapping(data, source=str(path), default_name=path.stem)
 
 
@@ -128,6 +138,7 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
                 problems.append(f"sweep.{key}: only a morris design has {key}, not a {design} design")
     chunk = _whole(sweep, "sweep.chunk", "chunk", 0, 1, problems)
     events = _typed(sweep, "sweep", "events", bool, False, problems)
+    until_ci, until_metric, max_matches = _until(sweep, matches, base, problems)
 
     _base_types(base, problems)
     axes = tuple(axis for key, value in axes_data.items()
@@ -142,12 +153,46 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
                      samples=samples or None, chunk=chunk or None, events=events, base=dict(base), axes=axes,
                      source=plain_data(data), common_random_numbers=common,
                      second_order=second_order if design == "sobol" else False,
-                     trajectories=trajectories, levels=levels)
+                     trajectories=trajectories, levels=levels,
+                     until_ci=until_ci, until_metric=until_metric, max_matches=max_matches)
     # The cells themselves are checked last: each one's rules, lineup and profiles are built once here.
     problems.extend(check_cells(spec))
+    if until_ci is not None and not problems:
+        problem = metric_problem(until_metric, spec.base_rules().pairs)
+        if problem:
+            problems.append(f"sweep.until_metric = {sweep.get('until_metric', 'win_rate')!r}: {problem}")
     if problems:
         raise SpecError(_problems_text(source, problems))
     return spec
+
+
+def _until(sweep: Mapping[str, Any], matches: int | None, base: Mapping[str, Any],
+           problems: list[str]) -> tuple[float | None, str, int | None]:
+    """The precision target of the sweep: ``until_ci``, ``until_metric`` (canonical) and ``max_matches``."""
+    metric, cap = "pair0.win_rate", None
+    if "until_ci" not in sweep:
+        for key in ("until_metric", "max_matches"):
+            if key in sweep:
+                problems.append(f"sweep.{key} = {sweep[key]!r}: only a sweep with sweep.until_ci (a precision "
+                                "target) uses it; add until_ci or remove it")
+        return None, metric, None
+    target = sweep["until_ci"]
+    if isinstance(target, bool) or not isinstance(target, int | float) or not math.isfinite(target) \
+            or not 0 < target <= 0.5:
+        problems.append(f"sweep.until_ci = {target!r}: must be a number above 0 and at most 0.5 (the "
+                        "half-width of a share's interval)")
+        target = None
+    given = sweep.get("until_metric", "win_rate")
+    problem = metric_problem(given)
+    if problem:
+        problems.append(f"sweep.until_metric = {given!r}: {problem}")
+    else:
+        metric = canonical_metric(given)
+    cap = _whole(sweep, "sweep.max_matches", "max_matches", DEFAULT_MAX_MATCHES, 1, problems)
+    if cap is not None and matches is not None and cap < matches:
+        problems.append(f"sweep.max_matches = {cap!r}: must be >= sweep.matches ({matches}), the replicates every "
+                        "cell starts with")
+    return (float(target) if target is not None else None), metric, cap
 
 
 #: The type each base field must have, by key, with what to say if it has not.

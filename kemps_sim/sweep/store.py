@@ -105,6 +105,14 @@ class ResultStore:
                     "versions": package_versions()}
         _atomic_write_text(self.folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True))
 
+    def record_targets(self, targets: Mapping[str, Any]) -> None:
+        """Keep a precision-targeted sweep's standing (the target and what each cell needed) in the manifest."""
+        manifest = self.manifest()
+        if manifest is None:
+            return
+        manifest["until_ci"] = dict(targets)
+        _atomic_write_text(self.folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True))
+
     # Chunks --------------------------------------------------------------------------------------------------------
     def finished_files(self, table: str = "matches") -> list[Path]:
         """The table's files of finished chunks, in name order."""
@@ -271,8 +279,11 @@ def extension_problem(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | N
     design (whose first samples or trajectories stay the same).
     """
     for key in sorted(set(old) | set(new)):
-        if key not in ("matches", "samples", "trajectories", "axes") and old.get(key) != new.get(key):
+        if key not in ("matches", "samples", "trajectories", "axes", *TARGET_FIELDS) and old.get(key) != new.get(key):
             return f"{key} changed"
+    target = _target_problem(old, new)
+    if target:
+        return target
     if new.get("matches", 0) < old.get("matches", 0):
         return f"matches went down from {old['matches']} to {new['matches']}"
     if old.get("samples") != new.get("samples") and (
@@ -289,6 +300,27 @@ def extension_problem(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | N
                 return f"axis {name} lost a level"
         elif before != after:
             return f"axis {name} changed its range"
+    return None
+
+
+#: The identity fields of a precision-targeted sweep (present only when it has ``until_ci``).
+TARGET_FIELDS = ("until_ci", "until_metric", "max_matches")
+
+
+def _target_problem(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
+    """Why a change of precision target does not merely add replicates: a plain sweep may gain a target, and a
+    target may tighten (until_ci down) or its cap rise; anything that could leave stored matches unexplained by the
+    new spec (a looser target, a lower cap, another metric, dropping the target) is refused."""
+    if old.get("until_ci") is None:
+        return None
+    if new.get("until_ci") is None:
+        return "until_ci was dropped (a plain sweep cannot describe the replicates the target added)"
+    if new["until_metric"] != old["until_metric"]:
+        return f"until_metric changed from {old['until_metric']} to {new['until_metric']}"
+    if new["until_ci"] > old["until_ci"]:
+        return f"until_ci went up from {old['until_ci']} to {new['until_ci']} (only a tighter target adds matches)"
+    if new["max_matches"] < old["max_matches"]:
+        return f"max_matches went down from {old['max_matches']} to {new['max_matches']}"
     return None
 
 
