@@ -22,42 +22,95 @@ AgentFactory = Callable[[], Agent]
 
 _ENTRY = re.compile(r"^\s*([A-Za-z_][\w\-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 
+#: The longest lineup (or lineup entry) accepted, in characters: far more than any real lineup needs, and short
+#: enough that no string can exhaust memory or the parser's recursion.
+MAX_LINEUP_CHARS = 2000
+#: Lineup text longer than this is shortened in error messages.
+_SHOWN_CHARS = 60
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted for a one-line message, shortened in the middle if long."""
+    if len(text) > _SHOWN_CHARS:
+        text = f"{text[:_SHOWN_CHARS // 2]}...{text[-_SHOWN_CHARS // 2:]}"
+    return repr(text)
+
+
+def _check_text(what: str, text: Any) -> str:
+    if not isinstance(text, str):
+        raise ConfigError(f"{what} = {text!r}: must be text such as \"collector,random(p_swap=0.3)\"")
+    if len(text) > MAX_LINEUP_CHARS:
+        raise ConfigError(f"{what} {_shown(text)}: {len(text)} characters; allowed: at most {MAX_LINEUP_CHARS}")
+    return text
+
 
 def split_lineup(text: str) -> list[str]:
     """Split ``"a,b(x=1, y=2),c"`` on the commas outside parentheses."""
-    parts, depth, current = [], 0, []
-    for char in text:
+    text = _check_text("lineup", text)
+    parts, depth, current, opened = [], 0, [], []
+    for position, char in enumerate(text, 1):
         if char == "," and depth == 0:
             parts.append("".join(current))
             current = []
             continue
-        depth += (char == "(") - (char == ")")
-        if depth < 0:
-            raise ConfigError(f"lineup {text!r}: a ')' without its '('")
+        if char == "(":
+            depth += 1
+            opened.append(position)
+        elif char == ")":
+            depth -= 1
+            if depth < 0:
+                raise ConfigError(f"lineup {_shown(text)}: a ')' without its '(' at character {position}")
+            opened.pop()
         current.append(char)
     if depth:
-        raise ConfigError(f"lineup {text!r}: a '(' without its ')'")
+        raise ConfigError(f"lineup {_shown(text)}: a '(' without its ')' at character {opened[-1]}")
     parts.append("".join(current))
     return [p.strip() for p in parts]
 
 
 def parse_entry(text: str) -> tuple[str, dict[str, Any]]:
-    """``"watcher(threshold=0.9)"`` to ``("watcher", {"threshold": 0.9})``; values are Python literals."""
+    """``"watcher(threshold=0.9)"`` to ``("watcher", {"threshold": 0.9})``; values are Python literals.
+
+    Any other string is a one-line :class:`ConfigError` naming the entry and, where it can, the character.
+    """
+    text = _check_text("lineup entry", text)
     match = _ENTRY.match(text)
     if not match:
-        raise ConfigError(f"lineup entry {text!r}: must be NAME or NAME(param=value, ...)")
+        raise ConfigError(f"lineup entry {_shown(text)}: must be NAME or NAME(param=value, ...), such as "
+                          "watcher(threshold=0.9)")
     name, args = match.group(1), match.group(2)
     params: dict[str, Any] = {}
     if args and args.strip():
+        start = match.start(2)  # where the parameters begin in ``text``, from 0
+        bad = (f"lineup entry {_shown(text)}: parameters must be name=value with literal values, such as "
+               f"{name}(threshold=0.9)")
         try:
             call = ast.parse(f"f({args})", mode="eval").body
-            assert isinstance(call, ast.Call)
-            if call.args:
-                raise ConfigError(f"lineup entry {text!r}: parameters must be named, e.g. {name}(threshold=0.9)")
-            for keyword in call.keywords:
+        except SyntaxError as exc:
+            offset = exc.offset or 0
+            where = f" (at character {start + offset - 2})" if 2 <= offset <= len(args) + 2 else ""
+            raise ConfigError(bad + where) from None
+        except (ValueError, RecursionError, MemoryError, OverflowError):
+            raise ConfigError(bad) from None
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id != "f":
+            ends = [node.end_col_offset for node in ast.walk(call) if isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name) and node.func.id == "f" and node.col_offset == 0]
+            where = f" (at character {start + ends[0] - 1})" if ends and ends[0] is not None else ""
+            raise ConfigError(f"lineup entry {_shown(text)}: the parameters must be one (...) after the name, "
+                              f"such as {name}(threshold=0.9), and nothing after it{where}")
+        if call.args:
+            raise ConfigError(f"lineup entry {_shown(text)}: parameters must be named, e.g. {name}(threshold=0.9) "
+                              f"(at character {start + call.args[0].col_offset - 1})")
+        for keyword in call.keywords:
+            column = f"at character {start + keyword.col_offset - 1}"
+            if keyword.arg is None:
+                raise ConfigError(f"lineup entry {_shown(text)}: parameters must be name=value, not **mapping "
+                                  f"({column})")
+            try:
                 params[keyword.arg] = ast.literal_eval(keyword.value)
-        except (SyntaxError, ValueError):
-            raise ConfigError(f"lineup entry {text!r}: parameters must be name=value with literal values") from None
+            except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError, OverflowError):
+                raise ConfigError(f"lineup entry {_shown(text)}: {keyword.arg} = ...: the value must be a literal "
+                                  f"(a number, text in quotes, true/false as True/False, a list) ({column})") from None
     return name, params
 
 
@@ -78,8 +131,9 @@ def make_factory(name: str, params: dict[str, Any]) -> AgentFactory:
         cls(**params)
     except ConfigError:
         raise
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"lineup agent {name!r}: bad parameters {params}: {exc}") from None
+    except Exception as exc:  # an agent's own constructor: any failure there is a bad parameter value
+        problem = " ".join(str(exc).split()) or type(exc).__name__
+        raise ConfigError(f"lineup agent {name!r}: bad parameters {params}: {problem}") from None
     return lambda: cls(**params)
 
 

@@ -307,8 +307,9 @@ def resolve_any(spec: RulesLike, overrides: Mapping[str, Any] | None = None) -> 
     origin = "override"
     if isinstance(spec, Mapping):
         data = dict(spec)
-    elif isinstance(spec, os.PathLike) or (isinstance(spec, str) and (spec.endswith(".toml")
-                                                                      or Path(spec).is_file())):
+    elif isinstance(spec, os.PathLike) or (isinstance(spec, str) and (
+            spec.endswith(".toml") or Path(spec).is_file()
+            or ((os.sep in spec or "/" in spec) and Path(spec).exists()))):  # a folder: read_rules_toml says so
         data = read_rules_toml(spec)
         origin = f"file {os.fspath(spec)}"
     elif isinstance(spec, str):

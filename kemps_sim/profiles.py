@@ -42,6 +42,23 @@ DISTRIBUTION_FIELDS: tuple[str, ...] = ("reaction", "reach", "speech", "percepti
 #: The times a player's own actions take: zero would let a player act endlessly at one instant (a livelock).
 ACTION_FIELDS: tuple[str, ...] = ("reaction", "reach", "speech", "gesture_time")
 
+#: The smallest typical time (seconds) each time distribution of a profile may have, and why: a profile faster than
+#: any human does not model a player, and near-zero times make a match run for minutes of wall time (millions of
+#: simulated actions). The typical time is the location parameter of the family: ``mu`` of an ex-Gaussian, the
+#: ``median`` of a log-normal, the ``mean`` of an exponential or gamma, the ``value`` of a fixed time. The bounds are
+#: far below the defaults (0.25-6 s) and below every value the tests, notebooks and experiments use.
+TIME_LOWER_BOUNDS: dict[str, tuple[float, str]] = {
+    "reaction": (0.05, "faster than any human reaction (simple reaction times are about 0.2 s)"),
+    "reach": (0.05, "faster than any human hand movement (reaching for a card takes about 0.3-0.6 s)"),
+    "speech": (0.05, "faster than any spoken response (vocal reaction times are about 0.2 s)"),
+    "perception_latency": (0.01, "faster than any human percept (one fixation takes about 0.2-0.3 s)"),
+    "gesture_time": (0.01, "faster than any human gesture (a deliberate gesture takes about 0.4 s)"),
+    "card_read": (0.01, "faster than any human can read a card (one fixation takes about 0.2-0.3 s)"),
+    "patience": (0.01, "faster than any human can look at the middle (one fixation takes about 0.2-0.3 s)"),
+}
+#: The parameter of each family that :data:`TIME_LOWER_BOUNDS` applies to.
+_LOCATION = {"ex_gaussian": "mu", "lognormal": "median", "exponential": "mean", "fixed": "value", "gamma": "mean"}
+
 
 # Default human parameters, each with its source.
 #: Choice RT, mean 0.35 s: simple visual RT (Kosinski) + Hick-Hyman ≈150 ms/bit for a small choice.
@@ -78,6 +95,18 @@ DEFAULT_ATTENTION = Attention.balanced()
 DEFAULT_FIDGET_SCALE = 2.0
 
 
+def check_human_time(field: str, name: str, dist: Distribution) -> None:
+    """Refuse a time distribution whose typical time is below the human lower bound of profile field ``name``."""
+    bound, why = TIME_LOWER_BOUNDS[name]
+    param = _LOCATION.get(dist.family)
+    if param is None:  # a family added later: bound its mean
+        param, typical = "mean", dist.mean
+    else:
+        typical = getattr(dist, param)
+    if typical < bound:
+        raise ConfigError(f"{field}.{param} = {show(typical)}: below {bound:g} s, {why}; allowed: >= {bound:g}")
+
+
 @dataclass(frozen=True)
 class PlayerProfile:
     """Every human parameter of one seat: action times, perception latency, reading the middle and patience with
@@ -105,6 +134,8 @@ class PlayerProfile:
             if isinstance(value, Fixed) and value.value <= 0:
                 raise ConfigError(f"profile.{name} = Fixed(value={show(value.value)}): an action must take time; "
                                   "give a fixed value > 0 or a distribution")
+        for name in DISTRIBUTION_FIELDS:
+            check_human_time(f"profile.{name}", name, getattr(self, name))
         if not isinstance(self.observer, Observer):
             raise ConfigError(f"profile.observer = {show(self.observer)}: must be an Observer")
         if not isinstance(self.attention, Attention):

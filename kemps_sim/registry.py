@@ -6,6 +6,10 @@ with a ``decide`` method, or a callable factory returning an agent. A plugin tha
 something that is not an agent, or clashes with a name already taken is reported by :func:`plugin_errors` and
 left out; it never stops the other agents from working. Discovery runs once per process (:func:`clear_cache`
 starts it again) and its order is deterministic: built-ins in their own order, then plugins sorted by name.
+
+Plugins are imported only when needed: resolving a lineup name (:func:`agent_info`, :func:`agent_class`)
+imports the built-ins and, for a name that is not built in, only the entry points registered under that name;
+:func:`list_agents` and :func:`plugin_errors` (``kemps-sim agents``) import all of them.
 """
 
 from __future__ import annotations
@@ -104,24 +108,32 @@ def builtin_agents() -> dict[str, type[BaseAgent]]:
 
 
 def list_agents() -> list[AgentInfo]:
-    """Every usable agent: built-ins first in their order, then plugins sorted by name."""
+    """Every usable agent: built-ins first in their order, then plugins sorted by name. This imports every
+    installed plugin (it is what ``kemps-sim agents`` shows); a lineup lookup goes through :func:`agent_info`."""
     return list(_discover().agents.values())
 
 
 def plugin_errors() -> list[PluginError]:
-    """Plugin entry points that were left out (failed imports, non-agents, name clashes), sorted by name."""
+    """Plugin entry points that were left out (failed imports, non-agents, name clashes), sorted by name.
+    Like :func:`list_agents` this imports every installed plugin."""
     return list(_discover().errors)
 
 
 def agent_info(name: str) -> AgentInfo:
-    """The registered agent of that name, or a one-line :class:`ConfigError` listing the agents that exist."""
-    registry = _discover()
-    if name in registry.agents:
-        return registry.agents[name]
-    broken = [e for e in registry.errors if e.name == name]
-    if broken:
-        raise ConfigError(f"lineup agent {name!r}: a plugin that could not be used: {broken[0].line()}")
-    raise ConfigError(f"lineup agent {name!r}: unknown agent; allowed agents are {', '.join(registry.agents)}")
+    """The registered agent of that name, or a one-line :class:`ConfigError` listing the agents that exist.
+
+    Only what the name needs is imported: a built-in name imports no plugin, and a plugin name imports only
+    the entry points registered under that name. The list of known agents in the error comes from the
+    entry points' names, read from the installed metadata without importing them."""
+    builtins = _builtins()
+    if name in builtins:
+        return builtins[name]
+    info, errors = _named(name)
+    if info is not None:
+        return info
+    if errors:
+        raise ConfigError(f"lineup agent {name!r}: a plugin that could not be used: {errors[0].line()}")
+    raise ConfigError(f"lineup agent {name!r}: unknown agent; allowed agents are {', '.join(known_names())}")
 
 
 def agent_class(name: str) -> AgentClass:
@@ -129,35 +141,54 @@ def agent_class(name: str) -> AgentClass:
     return agent_info(name).factory
 
 
+def known_names() -> list[str]:
+    """The built-ins' names in their order, then every name a plugin entry point claims that a lineup can
+    write, sorted; read from metadata only, so a listed plugin may still fail to load when it is used."""
+    builtins = _builtins()
+    plugins = sorted({ep.name for ep in _entry_points() if _NAME.fullmatch(ep.name) and ep.name not in builtins})
+    return [*builtins, *plugins]
+
+
 def clear_cache() -> None:
     """Forget what discovery found, so the next call looks at the installed distributions again."""
-    _discover.cache_clear()
+    for cached in (_discover, _builtins, _entry_points, _named):
+        cached.cache_clear()
 
 
 @functools.cache
-def _discover() -> _Registry:
-    """Built-ins, then every entry point of :data:`GROUP`, loaded and checked one at a time."""
+def _builtins() -> dict[str, AgentInfo]:
+    """The built-in agents described, in their order; importing no plugin."""
     agents: dict[str, AgentInfo] = {}
     for cls in builtin_classes():
         try:
             agents[cls.name] = _describe(cls.name, cls, BUILT_IN, f"{cls.__module__}:{cls.__qualname__}")
         except _NotAnAgent as exc:  # a bug in this package, not a user's plugin: fail loudly
             raise TypeError(f"built-in agent {cls.name!r}: {exc}") from None
+    return agents
+
+
+@functools.cache
+def _named(name: str) -> tuple[AgentInfo | None, tuple[PluginError, ...]]:
+    """The plugin registered under ``name`` (or None) and the entry points of that name left out, loading only
+    the entry points of that name, one at a time in (distribution, target) order until one works."""
+    builtins = _builtins()
+    found: AgentInfo | None = None
     errors: list[PluginError] = []
-    plugins: dict[str, AgentInfo] = {}
     for ep in _entry_points():
+        if ep.name != name:
+            continue
         dist = _distribution(ep)
         if not _NAME.fullmatch(ep.name):
             errors.append(PluginError(ep.name, dist, ep.value, "not an agent name a lineup can write: use "
                                       "letters, digits, '_' and '-', starting with a letter or '_'"))
             continue
-        if ep.name in agents:
+        if ep.name in builtins:
             errors.append(PluginError(ep.name, dist, ep.value,
                                       f"clashes with the built-in agent {ep.name!r}; the built-in wins"))
             continue
-        if ep.name in plugins:
+        if found is not None:
             errors.append(PluginError(ep.name, dist, ep.value, f"clashes with the plugin {ep.name!r} of "
-                                      f"{plugins[ep.name].origin}; that one wins (first by distribution name)"))
+                                      f"{found.origin}; that one wins (first by distribution name)"))
             continue
         try:
             obj = ep.load()
@@ -165,17 +196,31 @@ def _discover() -> _Registry:
             errors.append(PluginError(ep.name, dist, ep.value, f"failed to load: {type(exc).__name__}: {exc}"))
             continue
         try:
-            plugins[ep.name] = _describe(ep.name, obj, dist, ep.value)
+            found = _describe(ep.name, obj, dist, ep.value)
         except _NotAnAgent as exc:
             errors.append(PluginError(ep.name, dist, ep.value, f"not an agent: {exc}"))
-    agents.update(plugins)
+    return found, tuple(errors)
+
+
+@functools.cache
+def _discover() -> _Registry:
+    """Built-ins, then every entry point of :data:`GROUP`, loaded and checked one at a time."""
+    agents = dict(_builtins())
+    errors: list[PluginError] = []
+    for name in sorted({ep.name for ep in _entry_points()}):
+        info, problems = _named(name)
+        if info is not None:
+            agents[name] = info
+        errors.extend(problems)
     return _Registry(agents, tuple(sorted(errors, key=lambda e: (e.name, e.distribution, e.target))))
 
 
-def _entry_points() -> list[importlib.metadata.EntryPoint]:
-    """The group's entry points sorted by (name, distribution, target), so clashes resolve the same way."""
+@functools.cache
+def _entry_points() -> tuple[importlib.metadata.EntryPoint, ...]:
+    """The group's entry points sorted by (name, distribution, target), so clashes resolve the same way.
+    Reading them touches only the installed metadata; nothing is imported."""
     found = importlib.metadata.entry_points(group=GROUP)
-    return sorted(found, key=lambda ep: (ep.name, _distribution(ep), ep.value))
+    return tuple(sorted(found, key=lambda ep: (ep.name, _distribution(ep), ep.value)))
 
 
 def _distribution(ep: importlib.metadata.EntryPoint) -> str:

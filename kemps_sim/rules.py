@@ -209,22 +209,37 @@ def knob_specs() -> dict[str, KnobSpec]:
 
 
 def read_rules_toml(path: str | Path) -> dict[str, Any]:
-    """The knob mapping of a rules TOML file (top level, or its ``[rules]`` table)."""
+    """The knob mapping of a rules TOML file (top level, or its ``[rules]`` table).
+
+    Every problem reading the file (missing, a folder, unreadable, not UTF-8, not TOML) and a file that sets no knob
+    and names no preset is a one-line :class:`ConfigError` naming the file.
+    """
     path = Path(path)
+    where = f"rules file {str(path)!r}"
     try:
         with path.open("rb") as fh:
             data = tomllib.load(fh)
     except FileNotFoundError:
-        raise ConfigError(f"rules file {str(path)!r}: no such file") from None
+        raise ConfigError(f"{where}: no such file") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{where}: is a folder, not a TOML file") from None
+    except PermissionError:
+        raise ConfigError(f"{where}: cannot be read (permission denied)") from None
+    except OSError as exc:
+        raise ConfigError(f"{where}: cannot be read ({exc.strerror or exc})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{where}: not a text file (not UTF-8); give a TOML file of rule knobs") from None
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"rules file {str(path)!r}: not valid TOML ({exc})") from None
+        raise ConfigError(f"{where}: not valid TOML ({' '.join(str(exc).split())})") from None
     if "rules" in data:
         extra = sorted(set(data) - {"rules"})
         if extra:
-            raise ConfigError(f"rules file {str(path)!r}: keys {extra} sit beside [rules]; put them inside it")
+            raise ConfigError(f"{where}: keys {extra} sit beside [rules]; put them inside it")
         data = data["rules"]
         if not isinstance(data, dict):
-            raise ConfigError(f"rules file {str(path)!r}: 'rules' must be a table")
+            raise ConfigError(f"{where}: 'rules' must be a table")
+    if not data:
+        raise ConfigError(f'{where}: sets no knob and names no preset; give `preset = "standard"` or knobs')
     return data
 
 

@@ -212,3 +212,56 @@ def test_play_command_seats_a_plugin(plugin_env, capsys):
     assert "pair 0 (seats 0 and 2: tester)" in out and out.strip().splitlines()[-1].startswith("winner: pair")
     assert main(["play", "--lineup", "broken,collector"]) == 2
     assert "broken: failed to load" in capsys.readouterr().err
+
+
+@pytest.fixture
+def exploding_plugin(tmp_path, monkeypatch, clean_registry):
+    """A distribution whose only entry point, ``boom``, names a module that raises as soon as it is imported."""
+    (tmp_path / "kemps_test_boom.py").write_text("raise RuntimeError('kemps_test_boom was imported')\n")
+    install_fake_distribution(tmp_path, "kemps_test_boom", "0.1", {"boom": "kemps_test_boom:BoomAgent"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "kemps_test_boom", raising=False)
+    registry.clear_cache()
+    yield tmp_path
+    registry.clear_cache()
+    sys.modules.pop("kemps_test_boom", None)
+
+
+def test_resolving_a_builtin_imports_no_plugin(exploding_plugin):
+    assert registry.agent_class("collector") is registry.builtin_agents()["collector"]
+    result = simulate_match("standard", "collector,random", seed=1)
+    assert result.rounds
+    assert "kemps_test_boom" not in sys.modules  # the plugin nobody named was never imported
+
+
+def test_an_unknown_name_suggests_plugin_names_without_importing_them(exploding_plugin):
+    with pytest.raises(ConfigError, match="unknown agent") as caught:
+        registry.agent_class("nobody")
+    message = str(caught.value)
+    assert "\n" not in message and "boom" in message and "collector" in message
+    assert "kemps_test_boom" not in sys.modules
+
+
+def test_naming_a_plugin_imports_only_that_plugin(exploding_plugin, monkeypatch):
+    install_fake_distribution(exploding_plugin, "kemps_test_plugin", "0.1", {"tester": "kemps_test_plugin:TesterAgent"})
+    monkeypatch.syspath_prepend(str(FIXTURE))
+    monkeypatch.delitem(sys.modules, "kemps_test_plugin", raising=False)
+    registry.clear_cache()
+    try:
+        assert registry.agent_info("tester").origin == "kemps_test_plugin"
+        assert "kemps_test_plugin" in sys.modules and "kemps_test_boom" not in sys.modules
+        with pytest.raises(ConfigError, match="boom: failed to load: RuntimeError: kemps_test_boom was imported"):
+            registry.agent_class("boom")  # naming it imports it, and the failure is one line
+    finally:
+        sys.modules.pop("kemps_test_plugin", None)
+
+
+def test_listing_agents_imports_every_plugin_and_reports_the_broken_one(exploding_plugin, capsys):
+    registry.agent_class("collector")
+    assert "kemps_test_boom" not in sys.modules
+    assert main(["agents"]) == 0
+    out = capsys.readouterr().out
+    assert any(line.startswith("boom: failed to load: RuntimeError: kemps_test_boom was imported")
+               for line in out.splitlines())
+    assert [e.name for e in registry.plugin_errors()] == ["boom"]
+    assert "boom" not in [i.name for i in registry.list_agents()]

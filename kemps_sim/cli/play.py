@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,12 @@ def check_timeline(path: str | None, round_number: int | None) -> Path | None:
         raise ConfigError(f"--timeline {path}: folder {str(folder)!r} does not exist")
     if target.is_dir():
         raise ConfigError(f"--timeline {path}: is a folder, not a file")
+    try:  # can the file be written there? Known before the match is played; the probe leaves nothing behind
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        problem = (exc.strerror or str(exc)).lower()
+        raise ConfigError(f"--timeline {path}: cannot write into folder {str(folder)!r} ({problem})") from None
     if round_number is not None and round_number < 1:
         raise ConfigError(f"--round {round_number}: rounds are numbered from 1, as in the play-by-play")
     return target
@@ -105,7 +112,8 @@ def write_timeline(result: Any, path: Path, round_number: int, to_stderr: bool =
     try:
         save_timeline(result, path, round_number - 1)  # the Python API indexes result.rounds from 0
     except OSError as exc:
-        raise ConfigError(f"--timeline {path}: could not write the file: {exc.strerror or exc}") from None
+        problem = (exc.strerror or str(exc)).lower()
+        raise ConfigError(f"--timeline {path}: could not write the file ({problem})") from None
     print(f"timeline of round {round_number} written to {path}", file=sys.stderr if to_stderr else sys.stdout)
 
 

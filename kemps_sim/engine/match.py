@@ -25,7 +25,7 @@ from kemps_sim.results import EndReason, MatchResult, RoundResult
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome, Standings, match_over, ranking, winners
 from kemps_sim.state import FixedClock, RoundState
-from kemps_sim.table import TableState
+from kemps_sim.table import InvariantError, TableState
 
 ProfilesLike = PlayerProfile | Mapping[str, Any] | Sequence[PlayerProfile | Mapping[str, Any]] | None
 
@@ -98,6 +98,10 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
     ``EngineConfig.decide_timeout``) never decides ends the match. With ``errors="raise"`` that is an
     :class:`~kemps_sim.errors.AgentError`; with ``errors="record"`` the match is returned with ``end_reason
     "agent_error"``, the rounds played so far and the error's message, so that a sweep can go on.
+
+    Under ``EngineConfig(strict=True)`` a broken table invariant (a bug of the engine) is a
+    :class:`~kemps_sim.table.InvariantError` whose message starts ``invariant broken: seed S, round R, simulated
+    time T s:``; with ``errors="record"`` it is recorded the same way as an agent error, with that message.
     """
     if errors not in ("raise", "record"):
         raise ConfigError(f"errors = {errors!r}: must be 'raise' or 'record'")
@@ -120,9 +124,11 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
     last_state: RoundState | None = None
     rounds: list[RoundResult] = []
     allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
+    sim: RoundSim | None = None
     try:
         while not match_over(rules, standings) and len(rounds) < config.max_rounds:
             index = len(rounds)
+            sim = None
             signals = _choose_signals(rules, kits, signals, last_state, allowed, standings, index, seed)
             deal_rng, tie_rng = _round_rngs(seed, index)
             sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng,
@@ -139,6 +145,13 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
             raise
         return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), (), tuple(rounds),
                            EndReason.AGENT_ERROR.value, str(exc))
+    except InvariantError as exc:  # only under EngineConfig(strict=True): a bug of the engine, not of an agent
+        broken = _invariant_broken(exc, seed, len(rounds) + 1, sim.env.now if sim is not None else 0.0)
+        if errors == "raise":
+            raise broken from exc
+        # Recorded like an agent error (no end reason fits better), its text saying it is an invariant failure.
+        return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), (), tuple(rounds),
+                           EndReason.AGENT_ERROR.value, str(broken))
     end_reason = EndReason.MATCH_OVER if match_over(rules, standings) else EndReason.ROUND_CAP
     return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), winners(rules, standings),
                        tuple(rounds), end_reason.value)
@@ -165,7 +178,16 @@ def simulate_round(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
     deal_rng, tie_rng = _round_rngs(seed, 0)
     sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng, tie_rng=tie_rng,
                    dealer=dealer, signals=chosen, standings=standings, round_index=0, seed=seed)
-    return sim.run()
+    try:
+        return sim.run()
+    except InvariantError as exc:
+        raise _invariant_broken(exc, seed, 1, sim.env.now) from exc
+
+
+def _invariant_broken(exc: InvariantError, seed: int, round_number: int, time: float) -> InvariantError:
+    """A strict-mode invariant failure with the context to replay it: seed, round (numbered from 1) and time."""
+    return InvariantError(f"invariant broken: seed {seed}, round {round_number}, simulated time {time:.3f} s: "
+                          + " ".join(str(exc).split()))
 
 
 def _next_dealer(rules: Rules, dealer: int, decided: bool, rng: np.random.Generator) -> int:
