@@ -8,14 +8,15 @@ choice, each in its own module; every caller but ``naive`` and ``random`` reason
 
 from __future__ import annotations
 
-from agents.bluffer import Bluffer
-from agents.callers import Cautious, Eager
-from agents.camouflage import Camouflage
-from agents.collector import Collector
-from agents.feeder import Feeder
-from agents.naive import Naive
-from agents.random_agent import RandomAgent
-from agents.watcher import Watcher
+from kemps_sim_agents.bluffer import Bluffer
+from kemps_sim_agents.callers import Cautious, Eager
+from kemps_sim_agents.camouflage import Camouflage
+from kemps_sim_agents.collector import Collector
+from kemps_sim_agents.feeder import Feeder
+from kemps_sim_agents.naive import Naive
+from kemps_sim_agents.random_agent import RandomAgent
+from kemps_sim_agents.watcher import Watcher
+
 from kemps_sim.agent import BaseAgent
 
 #: Every built-in agent class, in a stable order (the registry reads it).

@@ -18,12 +18,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from kemps_sim_agents.calling import Calling
+from kemps_sim_agents.collector import Collector
+from kemps_sim_agents.composed import check_bool
+from kemps_sim_agents.fakes import may_fake_now
+from kemps_sim_agents.signalling import Signalling
 
-from agents.calling import Calling
-from agents.collector import Collector
-from agents.composed import check_bool
-from agents.fakes import may_fake_now
-from agents.signalling import Signalling
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.errors import ConfigError
 from kemps_sim.intents import Gesture, Intent

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.collector import Collector
-from agents.composed import LOSS_AVERSION
+from kemps_sim_agents.collector import Collector
+from kemps_sim_agents.composed import LOSS_AVERSION
 
 
 @dataclass(repr=False, eq=False)

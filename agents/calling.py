@@ -22,8 +22,8 @@ from __future__ import annotations
 from typing import Protocol
 
 import numpy as np
+from kemps_sim_agents.fakes import is_fake
 
-from agents.fakes import is_fake
 from kemps_sim.belief import Belief, Caller, TableReader
 from kemps_sim.errors import ConfigError
 from kemps_sim.intents import Intent

@@ -21,10 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from kemps_sim_agents.collector import Collector
+from kemps_sim_agents.composed import check_positive
+from kemps_sim_agents.signalling import Signalling
 
-from agents.collector import Collector
-from agents.composed import check_positive
-from agents.signalling import Signalling
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import RANK
 from kemps_sim.intents import Gesture, Intent, Swap, Wait

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.collecting import best_picks, rank_counts
-from agents.composed import ReasoningAgent
+from kemps_sim_agents.collecting import best_picks, rank_counts
+from kemps_sim_agents.composed import ReasoningAgent
 
 __all__ = ["Collector", "best_picks", "rank_counts"]
 

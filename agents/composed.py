@@ -33,13 +33,13 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
+from kemps_sim_agents.attention import Looking, check_attention
+from kemps_sim_agents.calling import WATCH_SPAN, Calling, CallingPart, check_caution, check_threshold
+from kemps_sim_agents.collecting import Collecting, best_picks, rank_counts
+from kemps_sim_agents.habits import RoundMemory
+from kemps_sim_agents.signal_choice import SignalChoice, check_signal_params
+from kemps_sim_agents.signalling import Signalling
 
-from agents.attention import Looking, check_attention
-from agents.calling import WATCH_SPAN, Calling, CallingPart, check_caution, check_threshold
-from agents.collecting import Collecting, best_picks, rank_counts
-from agents.habits import RoundMemory
-from agents.signal_choice import SignalChoice, check_signal_params
-from agents.signalling import Signalling
 from kemps_sim.agent import BaseAgent
 from kemps_sim.belief import TableReader
 from kemps_sim.errors import ConfigError

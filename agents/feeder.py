@@ -16,9 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.collecting import Collecting
-from agents.collector import Collector
-from agents.composed import check_positive
+from kemps_sim_agents.collecting import Collecting
+from kemps_sim_agents.collector import Collector
+from kemps_sim_agents.composed import check_positive
+
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import RANK
 from kemps_sim.errors import ConfigError

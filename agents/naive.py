@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.composed import PartsAgent
+from kemps_sim_agents.composed import PartsAgent
+
 from kemps_sim.belief import TableReader
 from kemps_sim.intents import CallDoubleKemps, CallKemps, Intent
 from kemps_sim.observation import Observation

@@ -4,9 +4,9 @@ kind and calls Kemps when it notices its partner's signal, so that a table of th
 from __future__ import annotations
 
 import numpy as np
+from kemps_sim_agents.habits import RoundMemory, holds_four
+from kemps_sim_agents.signal_choice import SignalChoice, check_signal_params
 
-from agents.habits import RoundMemory, holds_four
-from agents.signal_choice import SignalChoice, check_signal_params
 from kemps_sim.agent import BaseAgent
 from kemps_sim.errors import ConfigError
 from kemps_sim.intents import CallKemps, Intent, Swap

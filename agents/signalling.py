@@ -9,7 +9,8 @@ swapping and picks its moment (:mod:`agents.camouflage`), a bluffer fakes with t
 
 from __future__ import annotations
 
-from agents.fakes import real_signal_wait
+from kemps_sim_agents.fakes import real_signal_wait
+
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.intents import Gesture, Intent, Wait
 from kemps_sim.observation import Observation

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from agents.collector import Collector
+from kemps_sim_agents.collector import Collector
 
 
 @dataclass(repr=False, eq=False)

@@ -90,14 +90,15 @@ class _Registry:
 
 
 def builtin_classes() -> tuple[type[BaseAgent], ...]:
-    """The built-in policy classes in their stable order: ``agents.BUILTINS`` when the package exports it."""
-    import agents
+    """The built-in policy classes in their stable order: ``kemps_sim_agents.BUILTINS`` (the repository's
+    ``agents/`` folder, installed under an import name of this project's own) when the package exports it."""
+    import kemps_sim_agents
 
-    builtins = getattr(agents, "BUILTINS", None)
+    builtins = getattr(kemps_sim_agents, "BUILTINS", None)
     if builtins is not None:
         return tuple(builtins)
-    from agents.collector import Collector
-    from agents.random_agent import RandomAgent
+    from kemps_sim_agents.collector import Collector
+    from kemps_sim_agents.random_agent import RandomAgent
 
     return (RandomAgent, Collector)
 

@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import itertools
 
+import kemps_sim_agents
 import pytest
 
-import agents
 from kemps_sim import EngineConfig, load_rules, preset_names, simulate_match
 from kemps_sim.agent import BaseAgent
 from kemps_sim.errors import ConfigError
 from kemps_sim.gestures import DEFAULT_REPERTOIRE
 from kemps_sim.registry import builtin_agents
 
-NAMES = [cls.name for cls in agents.BUILTINS]
+NAMES = [cls.name for cls in kemps_sim_agents.BUILTINS]
 STRICT = EngineConfig(strict=True, max_round_seconds=120)
 
 
@@ -23,7 +23,7 @@ def test_builtins_are_registered_in_a_stable_order_with_name_description_and_sou
     assert NAMES == ["random", "naive", "collector", "feeder", "camouflage", "watcher", "bluffer", "cautious",
                      "eager"]
     assert list(builtin_agents()) == NAMES
-    for cls in agents.BUILTINS:
+    for cls in kemps_sim_agents.BUILTINS:
         assert issubclass(cls, BaseAgent)
         assert isinstance(cls.description, str) and cls.description and "\n" not in cls.description
         module_doc = __import__(cls.__module__, fromlist=["_"]).__doc__ or ""
@@ -31,7 +31,7 @@ def test_builtins_are_registered_in_a_stable_order_with_name_description_and_sou
                                                              for s in ("000", "001", "003", "004")))
 
 
-@pytest.mark.parametrize("cls", agents.BUILTINS, ids=NAMES)
+@pytest.mark.parametrize("cls", kemps_sim_agents.BUILTINS, ids=NAMES)
 def test_hyperparameters_are_stored_as_given_and_clone_round_trips(cls):
     agent = cls()
     params = agent.get_params()

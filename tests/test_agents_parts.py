@@ -4,10 +4,11 @@ learning of signals."""
 
 from __future__ import annotations
 
-from agents.collecting import Collecting, rank_counts
-from agents.fakes import FAKE_WINDOW
-from agents.feeder import Feeding
-from agents.watcher import Watcher
+from kemps_sim_agents.collecting import Collecting, rank_counts
+from kemps_sim_agents.fakes import FAKE_WINDOW
+from kemps_sim_agents.feeder import Feeding
+from kemps_sim_agents.watcher import Watcher
+
 from kemps_sim import load_rules, simulate_match
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import cards, rank_of

@@ -8,6 +8,7 @@ by mistake is caught. The installed versions must satisfy the floors (the enviro
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import subprocess
 import sys
 import tomllib
@@ -66,7 +67,6 @@ def test_installed_versions_satisfy_the_floors(name):
     assert reqs[name].specifier.contains(installed, prereleases=True), f"{name} {installed} outside {reqs[name]}"
 
 
-@pytest.mark.xfail(strict=True, reason="issue 13 item 5: built-ins still install as the top-level package 'agents'")
 def test_an_agents_folder_in_the_working_directory_does_not_replace_the_builtins(tmp_path):
     impostor = tmp_path / "agents"
     impostor.mkdir()
@@ -75,3 +75,16 @@ def test_an_agents_folder_in_the_working_directory_does_not_replace_the_builtins
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr.strip().splitlines()[-1:]
     assert "collector" in done.stdout
+
+
+def test_another_distribution_installing_agents_does_not_replace_the_builtins(tmp_path):
+    other = tmp_path / "site" / "agents"
+    other.mkdir(parents=True)
+    (other / "__init__.py").write_text("SDK = 'someone else'\n")
+    code = ("import agents; from kemps_sim import registry; "
+            "print(agents.SDK, [c.name for c in registry.builtin_classes()])")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "site")}
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert done.returncode == 0, done.stderr.strip().splitlines()[-1:]
+    assert done.stdout.startswith("someone else") and "collector" in done.stdout

@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+import kemps_sim_agents
 import pytest
 
 from kemps_sim import registry, simulate_match
@@ -80,10 +81,9 @@ def test_builtins_are_listed_in_their_order_with_descriptions_and_defaults(clean
 
 
 def test_builtins_come_from_agents_builtins_when_the_package_exports_it(monkeypatch, clean_registry):
-    import agents
 
     fallback = registry.builtin_classes()
-    monkeypatch.setattr(agents, "BUILTINS", tuple(reversed(fallback)), raising=False)
+    monkeypatch.setattr(kemps_sim_agents, "BUILTINS", tuple(reversed(fallback)), raising=False)
     registry.clear_cache()
     assert [i.name for i in registry.list_agents()] == [cls.name for cls in reversed(fallback)]
 
