@@ -11,7 +11,7 @@ import pytest
 
 from kemps_sim.cli import main
 from kemps_sim.stats import _intervals, format_p
-from kemps_sim.stats.compare import _Pooled
+from kemps_sim.stats._difference_tests import _Pooled
 from kemps_sim.sweep import load_results, run_sweep
 from tests.sweeps import quick_spec
 
