@@ -16,7 +16,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
-from scipy.special import ndtr  # the standard normal CDF Φ (what scipy.stats.norm.cdf calls), light to import
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.gestures import Gesture
@@ -31,11 +30,15 @@ ATTENTION_TARGETS: tuple[str, ...] = ("partner", "opponents", "middle", "own_han
 
 def hit_rate(d_prime: float, criterion: float) -> float:
     """P(x > c) for a deliberate gesture: Φ(d'/2 − c)."""
+    from scipy.special import ndtr  # the standard normal CDF Φ; deferred: SciPy is slow to import
+
     return float(ndtr(d_prime / 2 - criterion))
 
 
 def false_alarm_rate(d_prime: float, criterion: float) -> float:
     """P(x > c) for a fidget: Φ(−d'/2 − c)."""
+    from scipy.special import ndtr  # deferred, as in hit_rate
+
     return float(ndtr(-d_prime / 2 - criterion))
 
 

@@ -13,8 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scipy.stats import rankdata
-
 from kemps_sim.cards import is_four_of_a_kind
 from kemps_sim.errors import IllegalMove
 from kemps_sim.rules import Rules
@@ -321,7 +319,17 @@ def ranking(rules: Rules, standings: Standings) -> tuple[int, ...]:
         keys = [-p for p in standings.points]
     else:
         keys = [-r for r in standings.rounds_won]
-    return tuple(int(r) for r in rankdata(keys, method="min"))
+    return min_ranks(keys)
+
+
+def min_ranks(keys: Sequence[int]) -> tuple[int, ...]:
+    """Rank of each key, 1 for the smallest, ties sharing the better rank: ``(3, 1, 3, 0)`` ranks ``(3, 2, 3, 1)``.
+
+    The same numbers as ``scipy.stats.rankdata(keys, method="min")``, counted directly: a key's rank is one more
+    than the number of keys below it. A table has at most six pairs, so counting beats sorting, and it keeps SciPy
+    (slow to import) out of ``import kemps_sim``.
+    """
+    return tuple(1 + sum(other < key for other in keys) for key in keys)
 
 
 def winners(rules: Rules, standings: Standings) -> tuple[int, ...]:

@@ -27,6 +27,7 @@ from kemps_sim.scoring import (
     judge,
     letters_text,
     match_over,
+    min_ranks,
     ranking,
     resolve_call,
     score,
@@ -423,6 +424,20 @@ def test_match_end_and_ranking_with_ties(scoring: str, knobs: dict, field: str, 
     assert match_over(rules, standings) == over
     assert ranking(rules, standings) == ranks
     assert winners(rules, standings) == tuple(p for p, r in enumerate(ranks) if r == 1)
+
+
+def test_min_ranks_equal_scipy_rankdata_min_on_random_keys_with_ties() -> None:
+    """The counted ranks are exactly SciPy's ``rankdata(method="min")``: ties, negative keys, one key, many."""
+    import numpy as np
+    from scipy.stats import rankdata
+
+    rng = np.random.default_rng(14)
+    for _ in range(2000):
+        size = int(rng.integers(1, 13))
+        spread = int(rng.integers(1, 8))  # a narrow spread forces ties, a wide one makes them rare
+        keys = [int(k) for k in rng.integers(-spread, spread + 1, size=size)]
+        assert min_ranks(keys) == tuple(int(r) for r in rankdata(keys, method="min")), keys
+    assert min_ranks([]) == ()
 
 
 # Standings and letters ------------------------------------------------------------------------------------

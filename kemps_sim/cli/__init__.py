@@ -1,4 +1,5 @@
-"""The ``kemps-sim`` command line: one sub-command per module in this package.
+"""The ``kemps-sim`` command line: one sub-command per module in this package, imported only when its command is
+run, so that ``--version``, ``--help`` and the light commands start without pandas, SciPy or matplotlib.
 
 Usage errors (a bad argument, an unknown preset, a bad knob) print one line and exit with status 2, never a
 traceback; :class:`~kemps_sim.errors.KempsError` is how the library reports them. Every command treats the other
@@ -14,32 +15,72 @@ faults a user meets the same way, in :func:`main`:
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from kemps_sim import __version__
-from kemps_sim.cli import agents as agents_cmd
-from kemps_sim.cli import play as play_cmd
-from kemps_sim.cli import report as report_cmd
-from kemps_sim.cli import rules as rules_cmd
-from kemps_sim.cli import sweep as sweep_cmd
-from kemps_sim.cli import tournament as tournament_cmd
 from kemps_sim.errors import KempsError
 
 USAGE_ERROR = 2
 #: Exit status after Ctrl-C: 128 + SIGINT, as a shell reports it.
 INTERRUPTED = 130
-COMMANDS = (rules_cmd, play_cmd, agents_cmd, sweep_cmd, report_cmd, tournament_cmd)
+#: The sub-commands, in the order ``kemps-sim --help`` lists them, with the one-line help it shows. Command NAME
+#: lives in module ``kemps_sim.cli.NAME``, imported only when NAME is run (see :class:`LazyCommands`); each help
+#: repeats the one the module registers, which tests/test_startup.py checks.
+COMMANDS: dict[str, str] = {
+    "rules": "show the resolved rule knobs of a preset or rules file",
+    "play": "play one match and print what happened",
+    "agents": "list the agents a lineup can name: how each reasons, its sources, parameters",
+    "sweep": "run a sweep spec (TOML) and summarise it",
+    "report": "summarise a sweep's results folder",
+    "tournament": "round robin between pair strategies, with ratings",
+}
+
+
+class LazyCommands(argparse._SubParsersAction):
+    """Sub-commands whose modules are imported, and their parsers built, only when the command is named.
+
+    ``kemps-sim --version`` and ``kemps-sim --help`` then never import a command's dependencies (the sweep
+    machinery brings pandas, pyarrow and SciPy), and each command pays only for its own. Until then a command
+    has a bare placeholder parser carrying the help that ``kemps-sim --help`` lists.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._pending: set[str] = set()
+
+    def add_lazy(self, name: str, summary: str) -> None:
+        """List command ``name`` with its one-line ``summary``; :meth:`parser_for` imports its module later."""
+        self.add_parser(name, help=summary)
+        self._pending.add(name)
+
+    def parser_for(self, name: str) -> argparse.ArgumentParser:
+        """The full parser of command ``name``: its module's ``register`` run on first use, in place of the
+        placeholder (the order of the commands is kept)."""
+        if name in self._pending:
+            scratch = argparse._SubParsersAction(option_strings=[], prog=self._prog_prefix,
+                                                 parser_class=self._parser_class)
+            importlib.import_module(f"{__name__}.{name}").register(scratch)
+            self._name_parser_map.update(scratch._name_parser_map)
+            self._pending.discard(name)
+        return self._name_parser_map[name]
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        self.parser_for(values[0])
+        super().__call__(parser, namespace, values, option_string)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every sub-command registered."""
+    """The argument parser with every sub-command listed; a command's own arguments are added when it is named."""
     parser = argparse.ArgumentParser(
         prog="kemps-sim", description="Simulate the real-time card game Kemps and study its strategies.")
     parser.add_argument("--version", action="version", version=f"kemps-sim {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in COMMANDS:
-        command.register(sub)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, action=LazyCommands)
+    for name, summary in COMMANDS.items():
+        sub.add_lazy(name, summary)
     return parser
 
 

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kemps_sim.cli.rules import parse_overrides
 from kemps_sim.errors import ConfigError
-from kemps_sim.ratings import bradley_terry, head_to_head, head_to_head_counts, match_outcomes, tournament_summary
-from kemps_sim.sweep import load_results, run_sweep
 from kemps_sim.sweep.executors import available_cores
-from kemps_sim.sweep.tournament import tournament_spec
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
+
     import pandas as pd
+
+    from kemps_sim.sweep import SweepResults, SweepRun, SweepSpec
 
 INTERRUPTED = 130
 
@@ -67,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--confidence {args.confidence}: must be between 0 and 1 (exclusive), e.g. 0.95")
     if args.plots is not None and Path(args.plots).exists() and not Path(args.plots).is_dir():
         raise ConfigError(f"--plots {args.plots!r}: exists and is not a folder")
+    from kemps_sim.sweep.tournament import tournament_spec  # deferred: the sweep package loads pandas and SciPy
+
     spec = tournament_spec(list(args.strategies), args.matches, args.rules, parse_overrides(args.overrides),
                            args.seed, args.output)
     done = run_sweep(spec, workers=1 if args.serial else args.workers, scheduler=args.scheduler,
@@ -81,6 +84,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_sweep(spec: SweepSpec, **options: Any) -> SweepRun:
+    """:func:`kemps_sim.sweep.run_sweep`, imported on the first call: the sweep machinery loads pandas, pyarrow and
+    SciPy, which parsing the command line (``--help``, a bad argument) should not pay for."""
+    from kemps_sim.sweep import run_sweep as run
+
+    return run(spec, **options)
+
+
+def load_results(folder: str | Path, tables: Iterable[str] | None = None) -> SweepResults:
+    """:func:`kemps_sim.sweep.load_results`, imported on the first call, as :func:`run_sweep`."""
+    from kemps_sim.sweep import load_results as load
+
+    return load(folder, tables=tables)
+
+
 def write_report(pairs: pd.DataFrame, folder: str | Path, confidence: float = 0.95,
                  plots: str | Path | None = None) -> list[Path]:
     """Print the ratings and head-to-head summary, write its CSV files (and figures into ``plots``); return paths.
@@ -88,6 +106,9 @@ def write_report(pairs: pd.DataFrame, folder: str | Path, confidence: float = 0.
     ``pairs`` is the tournament's stacked pairs table (or the outcomes ``match_outcomes`` makes of it). The
     ratings are fitted once and shared by the text, ``ratings.csv`` and the figures.
     """
+    # deferred: the ratings need pandas and SciPy, which parsing the command line should not import
+    from kemps_sim.ratings import bradley_terry, head_to_head, head_to_head_counts, match_outcomes, tournament_summary
+
     outcomes = match_outcomes(pairs) if "pair" in pairs.columns else pairs
     ratings = bradley_terry(outcomes, confidence=confidence)
     print(tournament_summary(outcomes, ratings=ratings))
