@@ -306,10 +306,26 @@ def test_strict_invariant_failure_names_seed_round_and_time(monkeypatch):
     with pytest.raises(InvariantError) as caught:
         simulate_match("standard", "collector", seed=11, config=strict)
     text = str(caught.value)
+    # Broken while dealing: no agent has decided yet.
     assert re.match(r"^invariant broken: seed 11, round 1, simulated time \d+\.\d{3} s: conservation broken", text)
     result = simulate_match("standard", "collector", seed=11, config=strict, errors="record")
     assert result.end_reason == EndReason.AGENT_ERROR.value and result.error == text
     assert result.winners == ()
+
+
+def test_strict_invariant_failure_mid_round_names_the_agent_and_seat_that_decided_last(monkeypatch):
+    real, calls = TableState.check, []
+
+    def breaks_on_the_first_swap(self: TableState) -> None:
+        calls.append(1)
+        if len(calls) > 3:  # after the deal's checks: the first change of the table in play
+            _broken_check(self)
+        real(self)
+
+    monkeypatch.setattr(TableState, "check", breaks_on_the_first_swap)
+    result = simulate_match("standard", "collector", seed=11, config=EngineConfig(strict=True), errors="record")
+    assert re.match(r"^invariant broken: seed 11, round 1, simulated time \d+\.\d{3} s, last decision by agent "
+                    r"collector at seat \d: conservation broken", result.error), result.error
 
 
 # The lineup parser on any text -------------------------------------------------------------------------------------

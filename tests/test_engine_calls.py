@@ -7,10 +7,12 @@ import pytest
 from kemps_sim import AgentError, EngineConfig, load_rules, simulate_round
 from kemps_sim.cards import cards
 from kemps_sim.engine.calls import two_different
+from kemps_sim.engine.guard import Stopwatch
 from kemps_sim.engine.match import _round_rngs, _setup
 from kemps_sim.engine.round import RoundSim
 from kemps_sim.gestures import DEFAULT_REPERTOIRE
 from kemps_sim.intents import Swap, Wait
+from kemps_sim.lineup import resolve_lineup
 from kemps_sim.scoring import Standings
 from kemps_sim.trace import CallHeard, Gestured, Perceived, Revealed
 from tests.scripted import Caller, Idle, force_hand
@@ -20,7 +22,8 @@ QUIET = EngineConfig(fidgets=False, max_round_seconds=5.0)
 
 def rigged_round(rules, lineup, hands: dict[int, str], seed: int = 1):
     """A round whose deal is changed so that the given seats hold the given cards."""
-    rules, seed, _, kits = _setup(rules, lineup, None, seed, DEFAULT_REPERTOIRE)
+    rules = load_rules(rules)
+    seed, _, kits = _setup(rules, resolve_lineup(lineup, rules.players), None, seed, DEFAULT_REPERTOIRE, Stopwatch())
     deal_rng, tie_rng = _round_rngs(seed, 0)
     sim = RoundSim(rules=rules, kits=kits, repertoire=DEFAULT_REPERTOIRE, config=QUIET, deal_rng=deal_rng,
                    tie_rng=tie_rng, dealer=2, signals=("ear",) * rules.pairs, standings=Standings.start(rules),

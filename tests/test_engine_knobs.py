@@ -9,9 +9,11 @@ import itertools
 import pytest
 
 from kemps_sim import AgentError, EngineConfig, load_rules, simulate_match, simulate_round
+from kemps_sim.engine.guard import Stopwatch
 from kemps_sim.engine.match import _round_rngs, _setup
 from kemps_sim.engine.round import RoundSim
 from kemps_sim.gestures import DEFAULT_REPERTOIRE
+from kemps_sim.lineup import resolve_lineup
 from kemps_sim.retrace import TableReplay, TraceMismatch, check_match
 from kemps_sim.scoring import Standings
 from kemps_sim.trace import CallHeard, Refilled, Revealed, Swept
@@ -123,7 +125,8 @@ def test_stop_against_a_double_that_ends_the_round_shows_the_pair():
 @pytest.mark.parametrize(("preset", "players"), [("standard", 4), ("kems", 4), ("german", 8), ("party", 6)])
 def test_every_event_reaches_exactly_its_audience(preset, players):
     lineup = ",".join(("collector", "watcher")[p % 2] for p in range(players // 2))
-    rules, seed, _, kits = _setup(load_rules(preset, players=players), lineup, None, 5, DEFAULT_REPERTOIRE)
+    rules = load_rules(preset, players=players)
+    seed, _, kits = _setup(rules, resolve_lineup(lineup, players), None, 5, DEFAULT_REPERTOIRE, Stopwatch())
     for index in range(3):
         deal_rng, tie_rng = _round_rngs(seed, index)
         sim = RoundSim(rules=rules, kits=kits, repertoire=DEFAULT_REPERTOIRE, config=EngineConfig(), deal_rng=deal_rng,

@@ -4,6 +4,7 @@ of a difference between two of its groups."""
 from __future__ import annotations
 
 import argparse
+import sys
 import textwrap
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -56,6 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--confidence", type=float, default=0.95, metavar="LEVEL",
                    help="the confidence level of every interval (default 0.95)")
     p.add_argument("--plots", action="store_true", help="also write the standard figures as PNG files")
+    p.add_argument("--skip-damaged", action="store_true",
+                   help="report from the sound chunks only when some chunk files are damaged or missing (the "
+                        "default refuses and names them; resuming the sweep recomputes them)")
     p.add_argument("--sensitivity", default=None, metavar="METRIC",
                    help="for a sobol or morris sweep: the indices of METRIC per swept parameter (pairN_COLUMN, such "
                         "as pair0_won, or a matches-table column such as duration), written as "
@@ -71,7 +75,12 @@ def run(args: argparse.Namespace) -> int:
     """
     if not 0.0 < args.confidence < 1.0:
         raise ConfigError(f"--confidence {args.confidence!r}: must be strictly between 0 and 1, such as 0.95")
-    results = load_folder(args.folder)
+    results = load_folder(args.folder, skip_damaged=args.skip_damaged)
+    if results.skipped:
+        count = len(results.skipped)
+        print(f"kemps-sim report: skipped {count} damaged chunk{'s' if count != 1 else ''} "
+              f"({'; '.join(results.skipped.values())}); the summary covers the sound chunks only; resume the "
+              "sweep to recompute them", file=sys.stderr)
     tables = with_scoring(results)
     comparison = (compare_text(results, args.by, args.metric, *args.compare, pair=args.pair,
                                confidence=args.confidence, tables=tables) if args.compare else None)
@@ -136,9 +145,10 @@ def format_sensitivity(indices: pd.DataFrame) -> str:
     return shown.to_string(index=False, float_format=lambda v: f"{v:.3f}") + "\n" + textwrap.fill(note + tail, 118)
 
 
-def load_folder(folder: str | Path) -> SweepResults:
-    """A results folder's tables; one with no finished match yet is a usage error."""
-    results = load_results(folder)
+def load_folder(folder: str | Path, skip_damaged: bool = False) -> SweepResults:
+    """A results folder's tables; one with no finished match yet is a usage error, and so is a damaged chunk
+    unless ``skip_damaged`` (see :func:`kemps_sim.sweep.load_results`)."""
+    results = load_results(folder, skip_damaged=skip_damaged)
     if results["matches"].empty:
         raise ConfigError(f"results folder {str(folder)!r}: holds no finished matches yet")
     return results

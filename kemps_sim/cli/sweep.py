@@ -10,6 +10,7 @@ from kemps_sim.errors import ConfigError
 from kemps_sim.sweep import SweepSpec, plan_tasks, read_spec, run_sweep
 from kemps_sim.sweep.executors import available_cores
 from kemps_sim.sweep.runner import SweepRun
+from kemps_sim.sweep.store import QUARANTINE
 from kemps_sim.sweep.targets import CONFIDENCE, DEFAULT_MAX_MATCHES, TARGET_METRICS, metric_problem
 
 INTERRUPTED = 130
@@ -77,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"{done.folder}: {done.already_done + done.ran} of {done.planned} matches stored "
           f"({done.ran} run now on {done.executor}{rate}; {done.already_done} already there)"
           + (f"; {done.failures} failed (see the matches table's error column)" if done.failures else ""))
+    if done.quarantined:
+        print(f"{done.quarantined} damaged chunk{'s' if done.quarantined != 1 else ''} moved into "
+              f"{done.folder / QUARANTINE} and run again")
     if done.interrupted:
         print(f"interrupted: every finished chunk is kept; run the same command again to resume "
               f"({'at least ' if spec.until_ci is not None else ''}"

@@ -34,9 +34,15 @@ class EngineConfig:
     deal_time: float = 2.8
     strict: bool = False  # check the conservation invariant after every change of the table (tests use it)
     fidgets: bool = True  # simulate natural fidgets (turn off only to isolate a mechanism in a study)
-    # Wall-clock seconds one decide() may take before the agent is deemed never to decide (None: no limit). A
-    # watchdog only: it can end a match with an error, never change an outcome. Needs the main thread on Unix.
-    decide_timeout: float | None = None
+    # Wall-clock seconds one call into an agent (decide() or a hook) may take before the agent is deemed never to
+    # decide (None: no limit). A guard only: it can end a match with an error, never change the outcome of a match
+    # that finishes. Enforced from the thread that started the match (engine.guard): no signal or main thread is
+    # needed. Built-in agents decide in well under a millisecond, so 30 s is only ever reached by a hung agent.
+    decide_timeout: float | None = 30.0
+    # Liveness: a seat asked to decide more often than this in one round ends the match as its agent's error. Every
+    # decision costs at least a reaction time, so this also bounds a round's events. The built-in agents' busiest
+    # round needs about 1,100 (the random agent, human timings; benchmarks/decision_counts.py measures it).
+    max_decisions_per_round: int = 5000
 
     def __post_init__(self) -> None:
         for f in fields(self):

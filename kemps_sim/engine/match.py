@@ -7,12 +7,15 @@ table (deals, exact ties, dealer choice), every agent, and every seat's human ti
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
 from kemps_sim.engine.config import EngineConfig
+from kemps_sim.engine.guard import Stopwatch, run_contained
 from kemps_sim.engine.round import RoundSim
 from kemps_sim.engine.seat import SeatKit
 from kemps_sim.errors import AgentError, ConfigError
@@ -27,6 +30,8 @@ from kemps_sim.scoring import Outcome, Standings, match_over, ranking, winners
 from kemps_sim.state import FixedClock, RoundState
 from kemps_sim.table import InvariantError, TableState
 
+#: One (display name, agent factory) per seat, as :func:`~kemps_sim.lineup.resolve_lineup` gives them.
+Seats = Sequence[tuple[str, Callable[[], Any]]]
 ProfilesLike = PlayerProfile | Mapping[str, Any] | Sequence[PlayerProfile | Mapping[str, Any]] | None
 
 
@@ -47,27 +52,33 @@ def resolve_profiles(profiles: ProfilesLike, players: int) -> tuple[PlayerProfil
                       f"or {players} (one per seat)")
 
 
-def _setup(rules: Rules | str | Mapping[str, Any] | None, lineup: LineupLike, profiles: ProfilesLike, seed: int,
-           repertoire: Repertoire) -> tuple[Rules, int, list[str], list[SeatKit]]:
-    """Rules and one kit per seat (agent, human samplers), all spawned from the one seed."""
-    rules = rules if isinstance(rules, Rules) else load_rules(rules)
+def _setup(rules: Rules, seats: Seats, profiles: ProfilesLike, seed: int, repertoire: Repertoire,
+           watch: Stopwatch) -> tuple[int, list[str], list[SeatKit]]:
+    """The seed and one kit per seat (agent, human samplers), all spawned from the one seed."""
     if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
         raise ConfigError(f"seed = {seed!r}: must be a whole number >= 0")
     seed = int(seed)
     n = rules.players
-    seats = resolve_lineup(lineup, n)
     seat_profiles = resolve_profiles(profiles, n)
     kits = []
     for seat, (name, factory) in enumerate(seats):
-        try:
-            agent = factory()
-            agent.start_match(seat, n, np.random.default_rng(_stream(seed, AGENT, seat)))
-        except Exception as exc:
-            raise AgentError(f"agent {name} at seat {seat}, before the first deal, seed {seed}: could not be "
-                             f"started: {type(exc).__name__}: {exc}") from exc
+        watch.blame = functools.partial(_early_error, name, "before the first deal", seed)
+        agent = watch.call(seat, "start_match", _start_agent, factory, seat, n, _stream(seed, AGENT, seat))
         kits.append(SeatKit.build(seat, agent, name, seat_profiles[seat], n, repertoire,
                                   rules.signal_modality in ("silent", "seen_only"), _stream(seed, SEAT, seat)))
-    return rules, seed, [name for name, _ in seats], kits
+    return seed, [name for name, _ in seats], kits
+
+
+def _start_agent(factory: Callable[[], Any], seat: int, players: int, stream: np.random.SeedSequence) -> Any:
+    """A fresh agent from its factory, started for the match (agent code: called through the stopwatch)."""
+    agent = factory()
+    agent.start_match(seat, players, np.random.default_rng(stream))
+    return agent
+
+
+def _early_error(name: str, when: str, seed: int, seat: int, problem: str) -> AgentError:
+    """An agent's error outside a round (starting, choosing a signal), naming agent, seat, when and seed."""
+    return AgentError(f"agent {name} at seat {seat}, {when}, seed {seed}: {problem}")
 
 
 # Every random stream of a match is a child of SeedSequence(seed) addressed by a fixed key, so that what one
@@ -94,99 +105,145 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
     ``packs`` stacks the pack of the first rounds (round ``r`` deals ``packs[r]``, the first card first; see
     :func:`kemps_sim.table.stack_pack`) instead of shuffling it: a scripted game, such as a rule book's example.
 
-    An agent that raises, answers with something that is not an allowed intent, or (with
-    ``EngineConfig.decide_timeout``) never decides ends the match. With ``errors="raise"`` that is an
+    An agent that raises anything (even ``SystemExit`` or ``KeyboardInterrupt``), answers with something that is
+    not an allowed intent, decides more than ``EngineConfig.max_decisions_per_round`` times in a round, or does not
+    return within ``EngineConfig.decide_timeout`` seconds ends the match. With ``errors="raise"`` that is an
     :class:`~kemps_sim.errors.AgentError`; with ``errors="record"`` the match is returned with ``end_reason
-    "agent_error"``, the rounds played so far and the error's message, so that a sweep can go on.
+    "agent_error"``, the rounds played so far and the error's message, so that a sweep can go on. The match plays
+    in a thread of its own (:mod:`kemps_sim.engine.guard`); Ctrl-C in the calling thread stops it.
 
     Under ``EngineConfig(strict=True)`` a broken table invariant (a bug of the engine) is a
     :class:`~kemps_sim.table.InvariantError` whose message starts ``invariant broken: seed S, round R, simulated
-    time T s:``; with ``errors="record"`` it is recorded the same way as an agent error, with that message.
+    time T s:`` and names the agent and seat that moved last; with ``errors="record"`` it is recorded the same way
+    as an agent error, with that message.
     """
     if errors not in ("raise", "record"):
         raise ConfigError(f"errors = {errors!r}: must be 'raise' or 'record'")
     config = config or EngineConfig()
     rules = rules if isinstance(rules, Rules) else load_rules(rules)
+    seats = resolve_lineup(lineup, rules.players)
+    labels = tuple(label for label, _ in seats)
+    played = _Played(rules, int(seed) if isinstance(seed, int | np.integer) else 0, labels, Standings.start(rules))
+
+    def play(watch: Stopwatch) -> MatchResult:
+        return _play_match(played, seats, profiles, seed, config, repertoire, packs, watch)
+
+    def failed(error: BaseException) -> MatchResult:
+        if errors == "raise" or not isinstance(error, AgentError | InvariantError):
+            raise error
+        return played.failed(error)
+
     try:
-        rules, seed, names, kits = _setup(rules, lineup, profiles, seed, repertoire)
-    except AgentError as exc:
-        if errors == "raise":
-            raise
-        labels = tuple(label for label, _ in resolve_lineup(lineup, rules.players))
-        empty = Standings.start(rules)
-        return MatchResult(rules, int(seed), labels, empty, ranking(rules, empty), (), (),
-                           EndReason.AGENT_ERROR.value, str(exc))
+        return run_contained(play, config.decide_timeout, failed)
+    except (AgentError, InvariantError) as exc:
+        return failed(exc)
+
+
+@dataclass
+class _Played:
+    """What a match has played so far: enough to record it when an agent ends it early."""
+
+    rules: Rules
+    seed: int
+    names: tuple[str, ...]
+    standings: Standings
+    rounds: list[RoundResult] = field(default_factory=list)
+
+    def failed(self, error: BaseException) -> MatchResult:
+        """The match as it stood, ended by ``error`` (an agent's, or a broken invariant under strict checks:
+        recorded like an agent error, since no end reason fits better; its text says what it is)."""
+        return MatchResult(self.rules, self.seed, self.names, self.standings, ranking(self.rules, self.standings),
+                           (), tuple(self.rounds), EndReason.AGENT_ERROR.value, str(error))
+
+
+def _play_match(played: _Played, seats: Seats, profiles: ProfilesLike, seed: int, config: EngineConfig,
+                repertoire: Repertoire, packs: Sequence[Sequence[int]], watch: Stopwatch) -> MatchResult:
+    """The rounds of a match until a pair has lost or won (or the round cap), keeping ``played`` up to date."""
+    rules = played.rules
+    seed, names, kits = _setup(rules, seats, profiles, seed, repertoire, watch)
+    played.names = tuple(names)
     n = rules.players
     dealer_rng = np.random.default_rng(_stream(seed, DEALERS))
-    standings = Standings.start(rules)
     dealer = int(dealer_rng.integers(n))  # the first dealer is drawn: no seat starts with the dealer's burden
     signals: tuple[str, ...] = ()
     last_state: RoundState | None = None
-    rounds: list[RoundResult] = []
     allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
-    sim: RoundSim | None = None
-    try:
-        while not match_over(rules, standings) and len(rounds) < config.max_rounds:
-            index = len(rounds)
-            sim = None
-            signals = _choose_signals(rules, kits, signals, last_state, allowed, standings, index, seed)
-            deal_rng, tie_rng = _round_rngs(seed, index)
-            sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng,
-                           tie_rng=tie_rng, dealer=dealer, signals=signals, standings=standings, round_index=index,
-                           seed=seed, stacked=packs[index] if index < len(packs) else None)
-            result = sim.run()
-            decided = result.outcome not in (Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT)
-            standings = result.standings.finish_round(decided)
-            rounds.append(dataclasses.replace(result, standings=standings))
-            last_state = sim.state
-            dealer = _next_dealer(rules, dealer, decided, dealer_rng)
-    except AgentError as exc:
-        if errors == "raise":
-            raise
-        return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), (), tuple(rounds),
-                           EndReason.AGENT_ERROR.value, str(exc))
-    except InvariantError as exc:  # only under EngineConfig(strict=True): a bug of the engine, not of an agent
-        broken = _invariant_broken(exc, seed, len(rounds) + 1, sim.env.now if sim is not None else 0.0)
-        if errors == "raise":
-            raise broken from exc
-        # Recorded like an agent error (no end reason fits better), its text saying it is an invariant failure.
-        return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), (), tuple(rounds),
-                           EndReason.AGENT_ERROR.value, str(broken))
+    rounds = played.rounds
+    while not match_over(rules, played.standings) and len(rounds) < config.max_rounds:
+        index = len(rounds)
+        signals = _choose_signals(rules, kits, signals, last_state, allowed, played.standings, index, seed, watch)
+        deal_rng, tie_rng = _round_rngs(seed, index)
+        result, sim = _run_round(seed, index, functools.partial(
+            RoundSim,
+            rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng, tie_rng=tie_rng,
+            dealer=dealer, signals=signals, standings=played.standings, round_index=index, seed=seed,
+            stacked=packs[index] if index < len(packs) else None, watch=watch))
+        decided = result.outcome not in (Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT)
+        played.standings = result.standings.finish_round(decided)
+        rounds.append(dataclasses.replace(result, standings=played.standings))
+        last_state = sim.state
+        dealer = _next_dealer(rules, dealer, decided, dealer_rng)
+    standings = played.standings
     end_reason = EndReason.MATCH_OVER if match_over(rules, standings) else EndReason.ROUND_CAP
     return MatchResult(rules, seed, tuple(names), standings, ranking(rules, standings), winners(rules, standings),
                        tuple(rounds), end_reason.value)
+
+
+def _run_round(seed: int, index: int, make: Callable[[], RoundSim]) -> tuple[RoundResult, RoundSim]:
+    """Deal and play a round; a broken invariant (strict checks only) gains the context to replay it."""
+    sim: RoundSim | None = None
+    try:
+        sim = make()
+        return sim.run(), sim
+    except InvariantError as exc:
+        raise _invariant_broken(exc, seed, index + 1, sim) from exc
 
 
 def simulate_round(rules: Rules | str | Mapping[str, Any] | None = None, lineup: LineupLike = "collector",
                    profiles: ProfilesLike = None, seed: int = 0, *, dealer: int = 0,
                    signals: Sequence[str] | None = None, config: EngineConfig | None = None,
                    repertoire: Repertoire = DEFAULT_REPERTOIRE) -> RoundResult:
-    """Play one round from fresh standings: the unit for studying a single mechanism (a race, a percept)."""
+    """Play one round from fresh standings: the unit for studying a single mechanism (a race, a percept).
+
+    Agents are contained as in :func:`simulate_match`; their errors are raised as :class:`AgentError`."""
     config = config or EngineConfig()
-    rules, seed, _, kits = _setup(rules, lineup, profiles, seed, repertoire)
+    rules = rules if isinstance(rules, Rules) else load_rules(rules)
     if isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < rules.players:
         raise ConfigError(f"dealer = {dealer!r}: must be a seat from 0 to {rules.players - 1}")
-    standings = Standings.start(rules)
-    allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
-    if signals is None:
-        chosen = _choose_signals(rules, kits, (), None, allowed, standings, 0, seed)
-    else:
-        chosen = tuple(signals)
-        if len(chosen) != rules.pairs or any(s not in allowed for s in chosen):
-            raise ConfigError(f"signals = {chosen!r}: give one per pair ({rules.pairs}), each one of "
-                              + ", ".join(allowed))
-    deal_rng, tie_rng = _round_rngs(seed, 0)
-    sim = RoundSim(rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng, tie_rng=tie_rng,
-                   dealer=dealer, signals=chosen, standings=standings, round_index=0, seed=seed)
-    try:
-        return sim.run()
-    except InvariantError as exc:
-        raise _invariant_broken(exc, seed, 1, sim.env.now) from exc
+
+    seats = resolve_lineup(lineup, rules.players)
+
+    def play(watch: Stopwatch) -> RoundResult:
+        checked_seed, _, kits = _setup(rules, seats, profiles, seed, repertoire, watch)
+        standings = Standings.start(rules)
+        allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
+        if signals is None:
+            chosen = _choose_signals(rules, kits, (), None, allowed, standings, 0, checked_seed, watch)
+        else:
+            chosen = tuple(signals)
+            if len(chosen) != rules.pairs or any(s not in allowed for s in chosen):
+                raise ConfigError(f"signals = {chosen!r}: give one per pair ({rules.pairs}), each one of "
+                                  + ", ".join(allowed))
+        deal_rng, tie_rng = _round_rngs(checked_seed, 0)
+        return _run_round(checked_seed, 0, functools.partial(
+            RoundSim,
+            rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng, tie_rng=tie_rng,
+            dealer=dealer, signals=chosen, standings=standings, round_index=0, seed=checked_seed, watch=watch))[0]
+
+    def failed(error: BaseException) -> RoundResult:
+        raise error
+
+    return run_contained(play, config.decide_timeout, failed)
 
 
-def _invariant_broken(exc: InvariantError, seed: int, round_number: int, time: float) -> InvariantError:
-    """A strict-mode invariant failure with the context to replay it: seed, round (numbered from 1) and time."""
-    return InvariantError(f"invariant broken: seed {seed}, round {round_number}, simulated time {time:.3f} s: "
+def _invariant_broken(exc: InvariantError, seed: int, round_number: int, sim: RoundSim | None) -> InvariantError:
+    """A strict-mode invariant failure with the context to replay it: seed, round (numbered from 1), simulated time,
+    and the agent and seat whose decision came last (none while dealing)."""
+    time = sim.env.now if sim is not None else 0.0
+    watch = sim.players.watch if sim is not None else None
+    last = (f", last decision by agent {sim.kits[watch.seat].agent_name} at seat {watch.seat}"
+            if sim is not None and watch is not None and watch.entered and 0 <= watch.seat < len(sim.kits) else "")
+    return InvariantError(f"invariant broken: seed {seed}, round {round_number}, simulated time {time:.3f} s{last}: "
                           + " ".join(str(exc).split()))
 
 
@@ -203,7 +260,7 @@ def _next_dealer(rules: Rules, dealer: int, decided: bool, rng: np.random.Genera
 
 def _choose_signals(rules: Rules, kits: Sequence[SeatKit], previous: tuple[str, ...],
                     last_state: RoundState | None, allowed: tuple[str, ...], standings: Standings,
-                    round_index: int, seed: int) -> tuple[str, ...]:
+                    round_index: int, seed: int, watch: Stopwatch) -> tuple[str, ...]:
     """Each pair's signal for the next round, chosen by the pair's first seat, who tells the partner.
 
     The seat sees the public log of the last round (before the first round, nothing), the standings and the pair's
@@ -223,14 +280,11 @@ def _choose_signals(rules: Rules, kits: Sequence[SeatKit], previous: tuple[str, 
         kit = kits[pair]
         view = Observation(pair, state, kit.memory, profile=kit.profile, perceiver=kit.perceiver,
                            repertoire=kit.repertoire)
-        try:
-            signal = kit.agent.choose_signal(view)
-        except Exception as exc:
-            raise AgentError(f"agent {kit.agent_name} at seat {pair}, before round {round_index + 1}, seed {seed}: "
-                             f"choose_signal() raised {type(exc).__name__}: {exc}") from exc
+        when = f"before round {round_index + 1}"
+        watch.blame = functools.partial(_early_error, kit.agent_name, when, seed)
+        signal = watch.call(pair, "choose_signal", kit.agent.choose_signal, view)
         if signal not in allowed:
-            raise AgentError(f"agent {kit.agent_name} at seat {pair}, before round {round_index + 1}, seed {seed}: "
-                             f"choose_signal() returned {signal!r}; allowed under signal_modality = "
-                             f"{rules.signal_modality!r}: {', '.join(allowed)}")
+            raise _early_error(kit.agent_name, when, seed, pair, f"choose_signal() returned {signal!r}; allowed "
+                               f"under signal_modality = {rules.signal_modality!r}: {', '.join(allowed)}")
         chosen.append(signal)
     return tuple(chosen)

@@ -2,7 +2,10 @@
 
 A seat sleeps on an :class:`~kemps_sim.engine.alarm.Alarm` until something it can see changes; whoever notices the
 change rings it with the seat's reaction time. Asking an agent goes through one door (:meth:`Players.ask`), where
-the answer is checked against the rules and anything an agent raises becomes an :class:`AgentError` with context.
+the answer is checked against the rules and anything an agent raises (even ``SystemExit`` or ``KeyboardInterrupt``:
+a match runs in a thread of its own, see :mod:`kemps_sim.engine.guard`) becomes an :class:`AgentError` with context.
+Every call into agent code is counted on the match's :class:`~kemps_sim.engine.guard.Stopwatch`, so that a call
+that never returns is caught, and each seat's decisions in a round are held to ``EngineConfig.max_decisions_per_round``.
 """
 
 from __future__ import annotations
@@ -16,8 +19,8 @@ import simpy
 from kemps_sim.engine.alarm import Alarm
 from kemps_sim.engine.checks import IntentChecker
 from kemps_sim.engine.config import EngineConfig
+from kemps_sim.engine.guard import Stopwatch
 from kemps_sim.engine.seat import SeatKit
-from kemps_sim.engine.watchdog import DecideTimeout, watchdog
 from kemps_sim.errors import AgentError
 from kemps_sim.gestures import Repertoire
 from kemps_sim.intents import INTENT_TYPES, Intent
@@ -32,14 +35,18 @@ class Players:
     """Every seat's agent, view and alarm for one round."""
 
     def __init__(self, env: simpy.Environment, state: RoundState, kits: Sequence[SeatKit], config: EngineConfig,
-                 repertoire: Repertoire, tie_rng: np.random.Generator, seed: int) -> None:
+                 repertoire: Repertoire, tie_rng: np.random.Generator, seed: int, watch: Stopwatch | None = None
+                 ) -> None:
         self.env, self.state, self.kits, self.config, self.seed = env, state, kits, config, seed
+        self.watch = watch if watch is not None else Stopwatch()
+        self.watch.blame = self.agent_error
         self.tie_rng = tie_rng
         n = state.rules.players
         self.views = [Observation(s, state, kits[s].memory, profile=kits[s].profile, perceiver=kits[s].perceiver,
                                   repertoire=repertoire) for s in range(n)]
         self.waiting: list[Alarm | None] = [None] * n
         self.passed = [-1] * n  # per seat: the middle version it last let pass (-1: none)
+        self.decisions = [0] * n  # per seat: decide() calls this round, held to config.max_decisions_per_round
         self.checker = IntentChecker(state, repertoire)
         self.tie_waiters: list[simpy.Event] = []
 
@@ -108,17 +115,12 @@ class Players:
         """The seat's agent's intent now, checked against the rules, after which its attention policy looks."""
         kit = self.kits[seat]
         view = self.views[seat]
-        try:
-            if self.config.decide_timeout is None:
-                intent = kit.agent.decide(view)
-            else:
-                with watchdog(self.config.decide_timeout):
-                    intent = kit.agent.decide(view)
-        except DecideTimeout:
-            raise self.agent_error(seat, f"decide() did not return within {self.config.decide_timeout} s of wall "
-                                   "time (engine.decide_timeout): the agent never decides") from None
-        except Exception as exc:
-            raise self.agent_error(seat, f"decide() raised {type(exc).__name__}: {exc}") from exc
+        decisions = self.decisions
+        decisions[seat] += 1
+        if decisions[seat] > self.config.max_decisions_per_round:
+            raise self.agent_error(seat, f"more than {self.config.max_decisions_per_round} decisions in one round "
+                                   "(engine.max_decisions_per_round): the agent never lets the round move on")
+        intent = self.hook(seat, "decide", kit.agent.decide, view)
         if type(intent) not in _INTENT_TYPES:
             raise self.agent_error(seat, f"decide() returned {intent!r}, which is not an intent; allowed: "
                                    + ", ".join(t.__name__ for t in INTENT_TYPES))
@@ -139,11 +141,9 @@ class Players:
         kit.perceiver.look(attention)
 
     def hook(self, seat: int, what: str, function: Any, *args: Any) -> Any:
-        """Call one of an agent's optional hooks; anything it raises becomes an :class:`AgentError` with context."""
-        try:
-            return function(*args)
-        except Exception as exc:
-            raise self.agent_error(seat, f"{what}() raised {type(exc).__name__}: {exc}") from exc
+        """Call agent code (``decide`` or an optional hook) through the match's stopwatch, so that anything it
+        raises, or a call stuck past ``decide_timeout``, becomes an :class:`AgentError` with context."""
+        return self.watch.call(seat, what, function, *args)
 
     def agent_error(self, seat: int, problem: str) -> AgentError:
         """An error naming the agent, seat, simulated time and seed."""

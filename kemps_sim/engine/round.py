@@ -19,6 +19,7 @@ import simpy
 from kemps_sim.cards import RANK, is_four_of_a_kind
 from kemps_sim.engine.calls import CallDesk
 from kemps_sim.engine.config import EngineConfig
+from kemps_sim.engine.guard import Stopwatch
 from kemps_sim.engine.middle import FreshMiddle
 from kemps_sim.engine.players import Players
 from kemps_sim.engine.recorder import Recorder
@@ -40,7 +41,8 @@ class RoundSim:
 
     def __init__(self, *, rules: Rules, kits: Sequence[SeatKit], repertoire: Repertoire, config: EngineConfig,
                  deal_rng: np.random.Generator, tie_rng: np.random.Generator, dealer: int, signals: Sequence[str],
-                 standings: Standings, round_index: int, seed: int, stacked: Sequence[int] | None = None) -> None:
+                 standings: Standings, round_index: int, seed: int, stacked: Sequence[int] | None = None,
+                 watch: Stopwatch | None = None) -> None:
         self.rules, self.kits, self.config = rules, kits, config
         self.env = env = simpy.Environment()
         self.done = env.event()
@@ -53,7 +55,7 @@ class RoundSim:
         for kit in kits:  # every round starts with the profile's attention
             if kit.perceiver.attention is not kit.profile.attention:
                 kit.perceiver.look(kit.profile.attention)
-        self.players = Players(env, state, kits, config, repertoire, tie_rng, seed)
+        self.players = Players(env, state, kits, config, repertoire, tie_rng, seed, watch)
         self.signal_channel = SignalChannel(env, state, record, self.players, repertoire)
         self.calls = CallDesk(env, state, record, self.players, self.end)
         self.middle = FreshMiddle(env, state, record, self.players, config, deal_rng, self.end)

@@ -71,13 +71,32 @@ def run_chunk(chunk: Chunk) -> dict[str, pd.DataFrame]:
         try:
             tables = _match_tables(plan, task.seed, chunk.events)
         except Exception as exc:  # a crash in one match must not lose the rest of the sweep
-            tables = {"matches": pd.DataFrame([{
-                "seed": task.seed, "end_reason": EndReason.CRASHED.value, "error": f"{type(exc).__name__}: {exc}",
-                "rounds": 0, "events": 0, "duration": 0.0, "winners": ""}])}
+            tables = _crashed(task, f"{type(exc).__name__}: {exc}")
         for name, table in tables.items():
             collected[name].append(_lead(table, lead))
-    # A match without rows in a table (no four of a kind, say) adds no rows, and its empty frame would turn the
-    # stacked columns into ``object``; it is left out unless the whole chunk has no rows there.
+    return _stack(collected)
+
+
+def crashed_chunk(chunk: Chunk, error: str) -> dict[str, pd.DataFrame]:
+    """The tables of a chunk none of whose matches could be played: one ``crashed`` row per match, with ``error``
+    (for a chunk that kept killing its worker process; see :mod:`kemps_sim.sweep.recovery`)."""
+    plans = {plan.cell.id: plan for plan in chunk.plans}
+    collected: dict[str, list[pd.DataFrame]] = {"matches": []}
+    for task in chunk.tasks:
+        lead = {"cell": task.cell, **plans[task.cell].cell.as_dict(), "replicate": task.replicate}
+        collected["matches"].append(_lead(_crashed(task, error)["matches"], lead))
+    return _stack(collected)
+
+
+def _crashed(task: Task, error: str) -> dict[str, pd.DataFrame]:
+    """A match that crashed: its ``matches`` row, and no rows in the other tables."""
+    return {"matches": pd.DataFrame([{"seed": task.seed, "end_reason": EndReason.CRASHED.value, "error": error,
+                                      "rounds": 0, "events": 0, "duration": 0.0, "winners": ""}])}
+
+
+def _stack(collected: dict[str, list[pd.DataFrame]]) -> dict[str, pd.DataFrame]:
+    """Each table's frames stacked. A match without rows in a table (no four of a kind, say) adds no rows, and its
+    empty frame would turn the stacked columns into ``object``; it is left out unless no match has rows there."""
     return {name: pd.concat([f for f in frames if len(f)] or frames[:1], ignore_index=True)
             for name, frames in collected.items() if frames}
 

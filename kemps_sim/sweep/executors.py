@@ -3,6 +3,10 @@
 Every executor hands back ``(item, result)`` pairs as chunks finish, keeping only a few chunks in flight per
 worker so that memory stays flat however many chunks a sweep has. Which executor ran a chunk never changes its
 rows: a chunk's result depends on the chunk alone.
+
+A worker process that dies (killed, out of memory, a crash in compiled code) does not end the sweep: its chunk
+comes back as :class:`WorkerLost` and the executor replaces the worker; :mod:`kemps_sim.sweep.recovery` decides
+what to run again.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 from typing import Any
 
 from kemps_sim.errors import ConfigError
@@ -32,6 +38,19 @@ def available_cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - macOS and Windows
         return os.cpu_count() or 1
+
+
+@dataclass(frozen=True)
+class WorkerLost:
+    """What an executor hands back for an item whose worker process died before returning it.
+
+    ``alone``: the item was the only one in flight, so it is the one that was running when the worker died.
+    ``repeated``: the cluster already ran it again on other workers, which died too (Dask's ``allowed-failures``).
+    """
+
+    reason: str
+    alone: bool = False
+    repeated: bool = False
 
 
 class Executor(ABC):
@@ -70,10 +89,15 @@ class ProcessExecutor(Executor):
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.description = f"{workers} local worker process{'es' if workers > 1 else ''}"
-        self._pool = ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_start_worker, initargs=(os.getpid(),))
+        self._pool = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_start_worker, initargs=(os.getpid(),))
 
     def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
+        """As :meth:`Executor.imap_unordered`; when a worker dies the pool fails every item in flight (it cannot
+        tell which one was running), so each comes back as :class:`WorkerLost` and a fresh pool takes over."""
         source = iter(items)
         pending: dict[Future, Any] = {}
         while True:
@@ -81,13 +105,31 @@ class ProcessExecutor(Executor):
                 item = next(source, _END)
                 if item is _END:
                     break
-                pending[self._pool.submit(fn, item)] = item
+                try:
+                    pending[self._pool.submit(fn, item)] = item
+                except BrokenProcessPool:  # a worker died since the last look
+                    yield from self._lost(pending, item)
             if not pending:
                 return
             wait(list(pending), return_when=FIRST_COMPLETED)
             for future in [f for f in pending if f.done()]:
                 item = pending.pop(future)
-                yield item, future.result()
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    yield from self._lost(pending, item)
+                    break
+                yield item, result
+
+    def _lost(self, pending: dict[Future, Any], item: Any) -> Iterator[tuple[Any, WorkerLost]]:
+        """A worker died: every item in flight is lost; the broken pool is replaced by a fresh one."""
+        lost = [item, *pending.values()]
+        pending.clear()
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._pool = self._start()
+        reason = "its worker process died (killed, out of memory, or a crash outside Python)"
+        for each in lost:
+            yield each, WorkerLost(reason, alone=len(lost) == 1)
 
     def close(self, cancel: bool = False) -> None:
         self._pool.shutdown(wait=not cancel, cancel_futures=cancel)
@@ -124,6 +166,7 @@ class DaskExecutor(Executor):
 
     def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
         from distributed import as_completed
+        from distributed.scheduler import KilledWorker
 
         source = iter(items)
         pending: dict[str, Any] = {}
@@ -144,7 +187,10 @@ class DaskExecutor(Executor):
         self._futures = running
         for future in running:
             item = pending.pop(future.key)
-            result = future.result()
+            try:
+                result = future.result()
+            except KilledWorker as exc:  # the scheduler ran it on several workers and every one died
+                result = WorkerLost(f"every worker that ran it died ({exc})", alone=True, repeated=True)
             future.release()
             yield item, result
             submit()

@@ -16,11 +16,12 @@ from pathlib import Path
 from tqdm import tqdm
 
 from kemps_sim.sweep.cells import plan_cells
-from kemps_sim.sweep.chunks import FAILED, Task, make_chunks, run_chunk
+from kemps_sim.sweep.chunks import FAILED, Task, make_chunks
 from kemps_sim.sweep.design import match_seed
 from kemps_sim.sweep.executors import Executor, check_executor_args, make_executor
+from kemps_sim.sweep.recovery import run_chunks
 from kemps_sim.sweep.spec import SweepSpec, read_spec
-from kemps_sim.sweep.store import ResultStore, load_results
+from kemps_sim.sweep.store import ResultStore, load_results, one_writer
 from kemps_sim.sweep.targets import CONFIDENCE, CellTarget, metric_tables, settle
 
 #: The automatic chunk size aims at this many chunks per worker, within these bounds.
@@ -42,6 +43,8 @@ class SweepRun:
     executor: str
     #: A precision-targeted sweep's standing per cell (see :mod:`kemps_sim.sweep.targets`); empty otherwise.
     targets: tuple[CellTarget, ...] = ()
+    #: Damaged chunks found in the folder, moved into its quarantine/ folder and run again.
+    quarantined: int = 0
 
     @property
     def complete(self) -> bool:
@@ -68,6 +71,7 @@ def chunk_size(spec: SweepSpec, remaining: int, workers: int, chunk: int | None 
     return max(MIN_CHUNK, min(MAX_CHUNK, math.ceil(remaining / (workers * CHUNKS_PER_WORKER))))
 
 
+@one_writer  # holds the output folder's lock for the whole run: a second run on the folder is refused
 def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None, workers: int | None = None,
               scheduler: str | None = None, chunk: int | None = None, extend: bool = False,
               progress: bool = True, executor: Executor | None = None) -> SweepRun:
@@ -76,7 +80,9 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
     ``workers`` local processes (default: every core; 1 runs serially here) or a Dask ``scheduler`` address
     (``local`` starts a LocalCluster). Every spec problem is reported before anything is written. With
     ``spec.until_ci`` the rounds go on until every cell meets the target or its cap; ``planned`` is then the matches
-    the cells need as they stand and ``targets`` says where each stands.
+    the cells need as they stand and ``targets`` says where each stands. The output folder's lock is held for the
+    whole call (a second run on the folder is refused in one line); damaged chunks found there are moved into its
+    ``quarantine/`` folder and run again (``quarantined`` counts them).
     """
     if not isinstance(spec, SweepSpec):
         spec = read_spec(spec)
@@ -84,6 +90,7 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
     tasks, plans = plan_tasks(spec)
     store = ResultStore(output if output is not None else spec.output)
     store.check(spec, extend=extend)  # refuse a foreign folder before starting any worker
+    store.repair()  # damaged chunks into quarantine/, so they are not counted done and run again
     done = store.done()
     before = set(done)
     standing: dict[str, CellTarget] = {}
@@ -106,8 +113,7 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
     try:
         while todo:
             size = chunk_size(spec, len(todo), executor.workers, chunk)
-            for chunk_item, tables in executor.imap_unordered(run_chunk, make_chunks(todo, plans, size,
-                                                                                     spec.events)):
+            for chunk_item, tables in run_chunks(executor, make_chunks(todo, plans, size, spec.events)):
                 store.write_chunk(chunk_item.id, tables)
                 matches = tables["matches"]
                 ran += len(matches)
@@ -137,7 +143,8 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
         store.record_targets(_targets_record(spec, standing))
     already = sum((task.cell, task.replicate) in before for task in tasks)
     return SweepRun(store.folder, mode, len(tasks), already, ran, failures, interrupted,
-                    time.perf_counter() - started, executor.description, tuple(standing.values()))
+                    time.perf_counter() - started, executor.description, tuple(standing.values()),
+                    quarantined=store.quarantined)
 
 
 def _standing(spec: SweepSpec, store: ResultStore, plans: dict, done: set) -> dict[str, CellTarget]:

@@ -1,47 +1,64 @@
-"""The results of a sweep on disk: a Parquet dataset with one file per table per finished chunk, and a manifest.
+"""The results of a sweep on disk: a Parquet dataset with one file per table per finished chunk, a receipt per
+finished chunk, and a manifest.
 
-Layout of a results folder::
+Layout of a results folder (format 2)::
 
-    manifest.json          the spec, its identity, the master seed and the package versions
-    matches/chunk-ID.parquet   one row per match; written last, so its presence marks the chunk finished
-    pairs/ rounds/ calls/ fours/ (events/)   the other tables, one file per chunk
+    manifest.json              the spec, its identity, the master seed, the package versions and "format": 2
+    matches/ pairs/ rounds/ calls/ fours/ (events/)   one file per table per chunk: chunk-ID.parquet
+    receipts/chunk-ID.json     written last: every file of the chunk with its size, SHA-256 and row count; its
+                               presence marks the chunk finished (chunk-ID.pending while the chunk is written)
+    quarantine/STAMP/...       damaged chunks' files, moved there by a resume before it recomputes them
+    .lock                      held by the sweep writing the folder (see :mod:`kemps_sim.sweep.lock`)
 
-Every file is written under a temporary name and renamed into place, so a reader never sees half a file and an
-interrupted sweep loses nothing it finished. Files of a chunk whose ``matches`` file is missing are left-overs of
-an interruption; they are removed before a sweep resumes and ignored when results are loaded.
+Every file is written under a temporary name unique to its writer and renamed into place, so a reader never sees
+half a file and an interrupted sweep loses nothing it finished. Readers use only finished chunks and verify every
+file they read against its receipt; a damaged chunk (a file missing, truncated, changed or not in its receipt, or
+data files whose receipt is gone) stops :func:`load_results` with a one-line error unless ``skip_damaged``, and a
+resume moves it into ``quarantine/`` and recomputes it (:mod:`kemps_sim.sweep.receipts` has the rules).
+Folders of format 1 (no receipts; a chunk is finished when its ``matches`` file exists) still load, and a resume
+gives their chunks receipts.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.sweep import receipts
 from kemps_sim.sweep.chunks import FAILED, KEY_COLUMNS, TABLES
-from kemps_sim.sweep.spec import SweepSpec, spec_from_mapping
+from kemps_sim.sweep.identity import LEGACY_IDENTITY, TARGET_FIELDS, difference, extension_problem
+from kemps_sim.sweep.lock import LOCK_NAME, FolderLock
+from kemps_sim.sweep.receipts import FORMAT, ChunkScan, Damage, FileRecord, Receipt
+from kemps_sim.sweep.spec import SweepSpec, read_spec, spec_from_mapping
+
+__all__ = ["LEGACY_IDENTITY", "MANIFEST", "QUARANTINE", "TARGET_FIELDS", "ResultStore", "SweepResults",
+           "extension_problem", "load_results", "manifest_spec", "one_writer", "package_versions"]
 
 MANIFEST = "manifest.json"
+QUARANTINE = "quarantine"
 PACKAGES = ("kemps-sim", "numpy", "pandas", "scipy", "simpy", "pyarrow", "SALib")
-#: Identity fields added after folders were first written, with the value an identity without them meant: a folder
-#: from before common random numbers played cell-keyed seeds.
-LEGACY_IDENTITY = {"common_random_numbers": False}
+_Run = TypeVar("_Run", bound=Callable[..., Any])
 
 
 class ResultStore:
-    """A results folder: what it holds, what is finished, and atomic writes of finished chunks."""
+    """A results folder: what it holds, what is finished and sound, and atomic, receipted writes of chunks."""
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
+        #: Damaged chunks this store moved into quarantine (see :meth:`repair`).
+        self.quarantined = 0
+        self._repaired = False
 
     # Manifest ------------------------------------------------------------------------------------------------------
     def manifest(self) -> dict[str, Any] | None:
@@ -54,6 +71,10 @@ class ResultStore:
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"results folder {str(self.folder)!r}: {MANIFEST} is not readable JSON: {exc}") from None
 
+    def lock(self) -> FolderLock:
+        """The folder's writer lock (a context manager; see :mod:`kemps_sim.sweep.lock`)."""
+        return FolderLock(self.folder)
+
     def check(self, spec: SweepSpec, extend: bool = False) -> str:
         """How this spec may use the folder, without writing: ``new``, ``resume`` (same spec) or ``extend``.
 
@@ -62,7 +83,8 @@ class ResultStore:
         """
         current = self.manifest()
         if current is None:
-            if self.folder.exists() and (not self.folder.is_dir() or any(self.folder.iterdir())):
+            if self.folder.exists() and (not self.folder.is_dir()
+                                         or any(p.name != LOCK_NAME for p in self.folder.iterdir())):
                 raise ConfigError(f"output {str(self.folder)!r}: exists and is not a kemps-sim results folder "
                                   "(no manifest.json); choose an empty or new folder")
             return "new"
@@ -75,35 +97,42 @@ class ResultStore:
         reason = extension_problem(old, new)
         if extend and reason is None:
             return "extend"
-        difference = _difference(old, new) or "its identity"
+        changed = difference(old, new) or "its identity"
         if old.get("common_random_numbers") != new.get("common_random_numbers"):
             setting = "true" if old.get("common_random_numbers") else "false"
-            difference += (f"; its matches were played with common_random_numbers = {setting}: set that in [sweep] "
-                           "to resume it")
+            changed += (f"; its matches were played with common_random_numbers = {setting}: set that in [sweep] "
+                        "to resume it")
         if reason is None:
-            raise ConfigError(f"output {str(self.folder)!r}: holds the results of a different spec ({difference}); "
+            raise ConfigError(f"output {str(self.folder)!r}: holds the results of a different spec ({changed}); "
                               "use another output folder, or --extend: the new spec only adds cells or replicates")
-        raise ConfigError(f"output {str(self.folder)!r}: holds the results of a different spec ({difference}), "
+        raise ConfigError(f"output {str(self.folder)!r}: holds the results of a different spec ({changed}), "
                           f"and it cannot be extended to it: {reason}; use another output folder")
 
     def claim(self, spec: SweepSpec, extend: bool = False) -> str:
-        """Make the folder this spec's (see :meth:`check`), writing its manifest, and clear left-overs."""
+        """Make the folder this spec's (see :meth:`check`), writing its manifest, after :meth:`repair`.
+
+        The caller holds the folder's lock (``run_sweep`` does).
+        """
         mode = self.check(spec, extend)
+        if not self._repaired:
+            self.repair()
         if mode == "new":
             self._write_manifest(spec, history=[])
         elif mode == "extend":
             current = self.manifest() or {}
             self._write_manifest(spec, history=[*current.get("history", []), current.get("spec")])
-        self.clean()
         return mode
 
     def _write_manifest(self, spec: SweepSpec, history: list[Any]) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
-        manifest = {"format": 1, "name": spec.name, "master_seed": spec.seed, "spec": dict(spec.source),
+        manifest = {"format": FORMAT, "name": spec.name, "master_seed": spec.seed, "spec": dict(spec.source),
                     "identity": spec.identity_text(),
                     "params": [axis.name for axis in spec.axes], "tables": list(TABLES), "history": history,
                     "versions": package_versions()}
-        _atomic_write_text(self.folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True))
+        self._save_manifest(manifest)
+
+    def _save_manifest(self, manifest: Mapping[str, Any]) -> None:
+        receipts.write_atomic(self.folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True).encode())
 
     def record_targets(self, targets: Mapping[str, Any]) -> None:
         """Keep a precision-targeted sweep's standing (the target and what each cell needed) in the manifest."""
@@ -111,50 +140,131 @@ class ResultStore:
         if manifest is None:
             return
         manifest["until_ci"] = dict(targets)
-        _atomic_write_text(self.folder / MANIFEST, json.dumps(manifest, indent=2, sort_keys=True))
+        self._save_manifest(manifest)
 
     # Chunks --------------------------------------------------------------------------------------------------------
+    @property
+    def legacy(self) -> bool:
+        """Whether the folder is of format 1: no receipts, a chunk is finished when its ``matches`` file exists."""
+        manifest = self.manifest()
+        return manifest is not None and int(manifest.get("format", 1)) < FORMAT
+
+    def scan(self) -> ChunkScan:
+        """The folder's chunks sorted into sound, damaged and unfinished (sizes checked, not checksums)."""
+        return receipts.scan(self.folder, TABLES, legacy=self.legacy)
+
     def finished_files(self, table: str = "matches") -> list[Path]:
-        """The table's files of finished chunks, in name order."""
-        folder = self.folder / table
-        if not folder.is_dir():
-            return []
-        finished = {p.name for p in (self.folder / "matches").glob("chunk-*.parquet")}
-        return sorted(p for p in folder.glob("chunk-*.parquet") if p.name in finished)
+        """The table's files of finished chunks whose receipt and sizes check out, in name order."""
+        return sorted(self.folder / receipt.files[table].path for receipt in self.scan().sound.values()
+                      if table in receipt.files)
 
     def done(self) -> set[tuple[str, int]]:
-        """The (cell, replicate) of every match already stored."""
+        """The (cell, replicate) of every match stored in a sound chunk (a damaged chunk's matches are to be run)."""
         found: set[tuple[str, int]] = set()
-        for path in self.finished_files():
-            keys = pq.read_table(path, columns=["cell", "replicate"]).to_pydict()
+        for receipt in self.scan().sound.values():
+            try:
+                keys = receipt.files["matches"].read(self.folder).select(["cell", "replicate"]).to_pydict()
+            except (Damage, KeyError):
+                continue
             found.update(zip(keys["cell"], keys["replicate"], strict=True))
         return found
 
-    def clean(self) -> int:
-        """Remove temporary files and the files of unfinished chunks; return how many were removed."""
-        removed = 0
-        finished = {p.name for p in (self.folder / "matches").glob("chunk-*.parquet")}
-        for table in TABLES:
-            folder = self.folder / table
-            if not folder.is_dir():
+    def repair(self) -> int:
+        """Make the folder safe to resume; return how many damaged chunks were moved into ``quarantine/``.
+
+        Every file of every finished chunk is checked in full; a damaged chunk's files (receipt included) move to
+        ``quarantine/STAMP/`` keeping their paths, so nothing is lost and the sweep recomputes the chunk. The
+        left-overs of unfinished chunks and temporary files are removed, and the chunks of a format-1 folder are
+        given receipts (the folder becomes format 2). Only the holder of the folder's lock may call this.
+        """
+        manifest = self.manifest()
+        if manifest is None:
+            return 0
+        legacy = int(manifest.get("format", 1)) < FORMAT
+        found = receipts.scan(self.folder, TABLES, legacy=legacy)
+        damaged = dict(found.damaged)
+        for chunk, receipt in found.sound.items():
+            try:
+                records = {table: self._adopt(record) if legacy else record
+                           for table, record in receipt.files.items()}
+                for record in records.values():
+                    record.check(self.folder)
+            except Damage as exc:
+                damaged[chunk] = str(exc)
                 continue
-            for path in sorted(folder.iterdir()):
-                if path.name.endswith(".tmp") or (path.suffix == ".parquet" and path.name not in finished):
-                    path.unlink()
+            if legacy:
+                (self.folder / receipts.RECEIPTS).mkdir(exist_ok=True)
+                receipts.write_atomic(self.folder / receipts.receipt_file(chunk), Receipt(chunk, records).render())
+            (self.folder / receipts.pending_file(chunk)).unlink(missing_ok=True)
+        stamp = f"{time.strftime('%Y%m%dT%H%M%SZ', time.gmtime())}-{os.getpid()}"
+        for chunk in damaged:
+            for name in found.files.get(chunk, []):
+                target = self.folder / QUARANTINE / stamp / name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(self.folder / name, target)
+        self._remove(found, legacy)
+        if legacy:
+            self._save_manifest({**manifest, "format": FORMAT})
+        self.quarantined += len(damaged)
+        self._repaired = True
+        return len(damaged)
+
+    def _adopt(self, record: FileRecord) -> FileRecord:
+        """A format-1 chunk file's record as a receipt keeps it (the file must read as Parquet)."""
+        table = record.read(self.folder)
+        data = (self.folder / record.path).read_bytes()
+        return FileRecord(record.table, record.chunk, len(data), receipts.sha256(data), table.num_rows)
+
+    def clean(self) -> int:
+        """Remove temporary files and the files of unfinished chunks; return how many were removed.
+
+        Only the holder of the folder's lock may call this (a chunk being written looks unfinished).
+        """
+        return self._remove(self.scan(), self.legacy)
+
+    def _remove(self, found: ChunkScan, legacy: bool) -> int:
+        removed = 0
+        for chunk in found.unfinished:
+            for name in found.files.get(chunk, []):
+                if not legacy or not name.startswith(receipts.RECEIPTS + "/"):
+                    (self.folder / name).unlink(missing_ok=True)
                     removed += 1
+        for name in found.temporary:
+            (self.folder / name).unlink(missing_ok=True)
+            removed += 1
         return removed
 
     def write_chunk(self, chunk_id: str, tables: Mapping[str, pd.DataFrame]) -> None:
-        """Write a finished chunk's tables, ``matches`` last, each atomically."""
+        """Write a finished chunk: a marker, each table's file atomically, the receipt (last), then drop the marker.
+
+        A run killed at any step leaves either a marked, unfinished chunk (removed on resume) or a finished one.
+        """
+        (self.folder / receipts.RECEIPTS).mkdir(parents=True, exist_ok=True)
+        pending = self.folder / receipts.pending_file(chunk_id)
+        receipts.write_atomic(pending, b"")
+        records: dict[str, FileRecord] = {}
         for name in sorted(tables, key=lambda n: n == "matches"):
-            folder = self.folder / name
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"chunk-{chunk_id}.parquet"
-            temporary = path.with_name(path.name + ".tmp")
-            pq.write_table(pa.Table.from_pandas(tables[name], preserve_index=False), temporary)
-            with open(temporary, "rb") as handle:
-                os.fsync(handle.fileno())
-            os.replace(temporary, path)
+            data = receipts.encode(tables[name])
+            record = FileRecord(name, chunk_id, len(data), receipts.sha256(data), len(tables[name]))
+            (self.folder / name).mkdir(parents=True, exist_ok=True)
+            receipts.write_atomic(self.folder / record.path, data)
+            records[name] = record
+        receipts.write_atomic(self.folder / receipts.receipt_file(chunk_id), Receipt(chunk_id, records).render())
+        pending.unlink()
+
+
+def one_writer(run: _Run) -> _Run:
+    """Decorate ``run_sweep(spec, *, output=None, ...)`` so that it holds its output folder's lock for the whole
+    call: from before the folder is checked to after the last round, whatever way the call ends."""
+
+    @functools.wraps(run)
+    def locked(spec: SweepSpec | str | Path, *args: Any, output: str | Path | None = None, **kwargs: Any) -> Any:
+        if not isinstance(spec, SweepSpec):
+            spec = read_spec(spec)
+        with FolderLock(output if output is not None else spec.output):
+            return run(spec, *args, output=output, **kwargs)
+
+    return locked  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)
@@ -165,6 +275,8 @@ class SweepResults:
     tables: Mapping[str, pd.DataFrame]
     params: tuple[str, ...]
     manifest: Mapping[str, Any] = field(repr=False)
+    #: The damaged chunks left out (with ``skip_damaged``), each with what is wrong with it.
+    skipped: Mapping[str, str] = field(default_factory=dict)
 
     def __getitem__(self, name: str) -> pd.DataFrame:
         return self.tables[name]
@@ -199,17 +311,20 @@ def manifest_spec(manifest: Mapping[str, Any], source: str = MANIFEST) -> SweepS
     spec = spec_from_mapping(data, source=source)
     recorded = {**LEGACY_IDENTITY, **json.loads(manifest.get("identity", "{}"))}
     if recorded != json.loads(spec.identity_text()):
-        difference = _difference(recorded, json.loads(spec.identity_text()))
-        raise ConfigError(f"{source}: its spec no longer reads as it was run ({difference}); a rules file or a "
+        changed = difference(recorded, json.loads(spec.identity_text()))
+        raise ConfigError(f"{source}: its spec no longer reads as it was run ({changed}); a rules file or a "
                           "default changed; give the sweep's spec")
     return spec
 
 
-def load_results(folder: str | Path, tables: Iterable[str] | None = None) -> SweepResults:
+def load_results(folder: str | Path, tables: Iterable[str] | None = None, skip_damaged: bool = False) -> SweepResults:
     """The finished results of a sweep folder as tidy DataFrames, one per table (``matches``, ``pairs``, ...).
 
     Rows are in a canonical order (by cell and replicate, then as recorded), so the same sweep gives identical
-    tables whichever executor, worker count or chunk size produced it, and however often it was resumed.
+    tables whichever executor, worker count or chunk size produced it, and however often it was resumed. Every file
+    read is verified against its chunk's receipt (the other tables' files for their size); a damaged chunk raises
+    a one-line :class:`ConfigError` naming its file and the remedy, or with ``skip_damaged`` is left out (see
+    ``SweepResults.skipped``). Unfinished chunks (a sweep writing or interrupted) are ignored.
     """
     store = ResultStore(folder)
     manifest = store.manifest()
@@ -219,13 +334,25 @@ def load_results(folder: str | Path, tables: Iterable[str] | None = None) -> Swe
     for name in names:
         if name not in TABLES:
             raise ConfigError(f"table {name!r}: unknown; tables are {', '.join(TABLES)}")
-    loaded = {name: _read_table(store, name) for name in names}
+    found = store.scan()
+    damaged = dict(found.damaged)
+    frames: dict[str, list[pd.DataFrame]] = {name: [] for name in names}
+    for chunk, receipt in found.sound.items():
+        try:
+            read = {name: receipt.files[name].read(store.folder) for name in names if name in receipt.files}
+        except Damage as exc:
+            damaged[chunk] = str(exc)
+            continue
+        for name, table in read.items():
+            frames[name].append(table.to_pandas())
+    if damaged and not skip_damaged:
+        raise ConfigError(receipts.damage_text(Path(folder), damaged))
+    loaded = {name: _stack(frames[name]) for name in names}
     params = tuple(manifest.get("params", ()))
-    return SweepResults(store.folder, loaded, params, manifest)
+    return SweepResults(store.folder, loaded, params, manifest, dict(sorted(damaged.items())))
 
 
-def _read_table(store: ResultStore, name: str) -> pd.DataFrame:
-    frames = [pq.read_table(path).to_pandas() for path in store.finished_files(name)]
+def _stack(frames: list[pd.DataFrame]) -> pd.DataFrame:
     frames = [frame for frame in frames if len(frame)] or frames[:1]
     if not frames:
         return pd.DataFrame(columns=list(KEY_COLUMNS))
@@ -263,80 +390,3 @@ def package_versions() -> dict[str, str]:
         except PackageNotFoundError:
             found[package] = "not installed"
     return found
-
-
-def _atomic_write_text(path: Path, text: str) -> None:
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(text, encoding="utf-8")
-    os.replace(temporary, path)
-
-
-def extension_problem(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
-    """Why the spec identity ``new`` does not merely add cells or replicates to ``old`` (None if it does).
-
-    Everything must stay as it was except: more matches per cell, more levels on a listed axis (every old level
-    kept, the axes in the same order), more samples of a random or sobol design and more trajectories of a morris
-    design (whose first samples or trajectories stay the same).
-    """
-    for key in sorted(set(old) | set(new)):
-        if key not in ("matches", "samples", "trajectories", "axes", *TARGET_FIELDS) and old.get(key) != new.get(key):
-            return f"{key} changed"
-    target = _target_problem(old, new)
-    if target:
-        return target
-    if new.get("matches", 0) < old.get("matches", 0):
-        return f"matches went down from {old['matches']} to {new['matches']}"
-    if old.get("samples") != new.get("samples") and (
-            new.get("design") not in ("random", "sobol") or (new.get("samples") or 0) < (old.get("samples") or 0)):
-        return "only a random or sobol design can draw more samples (a Latin hypercube is redrawn whole)"
-    if (new.get("trajectories") or 0) < (old.get("trajectories") or 0):
-        return f"trajectories went down from {old['trajectories']} to {new['trajectories']}"
-    old_axes, new_axes = old.get("axes", []), new.get("axes", [])
-    if [name for name, _ in old_axes] != [name for name, _ in new_axes]:
-        return "the axes are not the same ones in the same order"
-    for (name, before), (_, after) in zip(old_axes, new_axes, strict=True):
-        if isinstance(before, list) and isinstance(after, list):
-            if any(level not in after for level in before):
-                return f"axis {name} lost a level"
-        elif before != after:
-            return f"axis {name} changed its range"
-    return None
-
-
-#: The identity fields of a precision-targeted sweep (present only when it has ``until_ci``).
-TARGET_FIELDS = ("until_ci", "until_metric", "max_matches")
-
-
-def _target_problem(old: Mapping[str, Any], new: Mapping[str, Any]) -> str | None:
-    """Why a change of precision target does not merely add replicates: a plain sweep may gain a target, and a
-    target may tighten (until_ci down) or its cap rise; anything that could leave stored matches unexplained by the
-    new spec (a looser target, a lower cap, another metric, dropping the target) is refused."""
-    if old.get("until_ci") is None:
-        return None
-    if new.get("until_ci") is None:
-        return "until_ci was dropped (a plain sweep cannot describe the replicates the target added)"
-    if new["until_metric"] != old["until_metric"]:
-        return f"until_metric changed from {old['until_metric']} to {new['until_metric']}"
-    if new["until_ci"] > old["until_ci"]:
-        return f"until_ci went up from {old['until_ci']} to {new['until_ci']} (only a tighter target adds matches)"
-    if new["max_matches"] < old["max_matches"]:
-        return f"max_matches went down from {old['max_matches']} to {new['max_matches']}"
-    return None
-
-
-def _difference(old: Mapping[str, Any], new: Mapping[str, Any], prefix: str = "") -> str:
-    """The first field in which two spec identities differ, as ``field: old -> new``."""
-    for key in sorted(set(old) | set(new)):
-        a, b = old.get(key), new.get(key)
-        if isinstance(a, Mapping) and isinstance(b, Mapping):
-            inner = _difference(a, b, f"{prefix}{key}.")
-            if inner:
-                return inner
-        elif a != b:
-            return f"{prefix}{key}: {_short(a)} -> {_short(b)}"
-    return ""
-
-
-def _short(value: Any, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
