@@ -10,6 +10,7 @@ log-likelihood ratio d·x; deciding whether it was the signal is left to the age
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -181,9 +182,13 @@ def gaze_at(attention: Attention, rng: np.random.Generator, target_kind: str, n_
     return FIXATED if u < fix else PERIPHERAL if u < fix + per else UNSEEN
 
 
+@functools.lru_cache(maxsize=4096)
 def detection_probability(observer: Observer, attention: Attention, gesture: Gesture, deliberate: bool,
                           relation: str, n_opponents: int, busy: bool = False) -> float:
-    """Closed-form P(a percept) for one gesture: a mixture over gaze states of SDT rates."""
+    """Closed-form P(a percept) for one gesture: a mixture over gaze states of SDT rates.
+
+    A pure function of frozen values, asked again and again with the same ones (every seat of every match of a
+    sweep cell shares its profile), so it is cached."""
     rate = hit_rate if deliberate else false_alarm_rate
     c = observer.criterion
     if gesture.heard:

@@ -9,6 +9,7 @@ and a letter to each other pair +1/(pairs − 1); under points and rounds won th
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from kemps_sim.rules import Rules
@@ -41,6 +42,7 @@ def _value(rules: Rules, call: Call, outcome: Outcome, pair: int) -> float:
     return pair_value(rules, score(rules, call, outcome), pair)
 
 
+@functools.lru_cache(maxsize=1024)  # a pure function of frozen rules: every match of a sweep cell asks the same
 def kemps_stakes(rules: Rules, seat: int, double: bool = False) -> Stakes:
     """Kemps (or Double Kemps) by ``seat`` on its partner; missed: an opponent's right Stop Kemps on the partner."""
     pair, mate = pair_of(rules.players, seat), partner(rules.players, seat)
@@ -53,6 +55,7 @@ def kemps_stakes(rules: Rules, seat: int, double: bool = False) -> Stakes:
     return Stakes(_value(rules, call, right, pair), max(-_value(rules, call, wrong, pair), MIN_LOSS), missed)
 
 
+@functools.lru_cache(maxsize=1024)
 def stop_stakes(rules: Rules, seat: int, accused: int) -> Stakes:
     """Stop Kemps by ``seat`` naming ``accused``; missed: the accused's partner calls a right Kemps first."""
     pair = pair_of(rules.players, seat)

@@ -10,7 +10,7 @@ that never returns is caught, and each seat's decisions in a round are held to `
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -40,6 +40,10 @@ class Players:
         self.env, self.state, self.kits, self.config, self.seed = env, state, kits, config, seed
         self.watch = watch if watch is not None else Stopwatch()
         self.watch.blame = self.agent_error
+        #: ``hook(seat, what, function, *args)`` calls agent code (``decide`` or an optional hook) through the match's
+        #: stopwatch, so that anything it raises, or a call stuck past ``decide_timeout``, becomes an AgentError with
+        #: context. Bound once: agent code is asked about a thousand times a match.
+        self.hook: Callable[..., Any] = self.watch.call
         self.tie_rng = tie_rng
         n = state.rules.players
         self.views = [Observation(s, state, kits[s].memory, profile=kits[s].profile, perceiver=kits[s].perceiver,
@@ -139,11 +143,6 @@ class Players:
         if not isinstance(attention, Attention):
             raise self.agent_error(seat, f"gaze() returned {attention!r}; allowed: an Attention or None")
         kit.perceiver.look(attention)
-
-    def hook(self, seat: int, what: str, function: Any, *args: Any) -> Any:
-        """Call agent code (``decide`` or an optional hook) through the match's stopwatch, so that anything it
-        raises, or a call stuck past ``decide_timeout``, becomes an :class:`AgentError` with context."""
-        return self.watch.call(seat, what, function, *args)
 
     def agent_error(self, seat: int, problem: str) -> AgentError:
         """An error naming the agent, seat, simulated time and seed."""
