@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from kemps_sim.cards import RANK
-from kemps_sim.intents import Gesture, Intent, Object, SayStalled, Wait
+from kemps_sim.intents import WAIT, Gesture, Intent, Object, SayStalled, Wait
 from kemps_sim.observation import Observation
 
 
@@ -77,9 +77,9 @@ class RoundMemory:
         """
         mode = obs.rules.fresh_middle
         if mode == "nobody_wants" or (mode == "dealer_decides" and obs.seat != obs.dealer):
-            return Wait()
+            return WAIT
         if obs.refilling or obs.stall_pending_until is not None or self.stalled_version == obs.middle_version:
-            return Wait()
+            return WAIT
         waited = obs.now - self.version_since
         if waited >= self.patience:
             self.stalled_version = obs.middle_version

@@ -72,6 +72,9 @@ class Wait:
 
 
 Call = CallKemps | CallStopKemps | CallDoubleKemps
+#: ``Wait()`` without a timeout, shared: intents are immutable, and an agent answers this one hundreds of times a
+#: match, so it need not build a new one each time.
+WAIT = Wait()
 Intent = Swap | Gesture | CallKemps | CallStopKemps | CallDoubleKemps | SayStalled | Object | Wait
 INTENT_TYPES: tuple[type, ...] = (Swap, Gesture, CallKemps, CallStopKemps, CallDoubleKemps, SayStalled, Object, Wait)
 #: The intents that are calls, and the call each one speaks.
