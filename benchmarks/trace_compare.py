@@ -21,6 +21,7 @@ import argparse
 import pickle
 import sys
 from collections import defaultdict
+from collections.abc import Sequence
 
 #: Fields renamed since the first version that this script compares (event, old name) -> new name.
 RENAMED = {("Swept", "dealer"): "seat", ("Refilled", "dealer"): "seat"}
@@ -31,7 +32,8 @@ KNOBS_AS_BEFORE = {"refill_opens": "each_card", "sweeper": "dealer", "redeal_unt
 LINEUPS = ("collector", "collector,watcher")
 
 
-def dump(path: str, seeds: int, knobs_as_before: bool = False, overrides: dict | None = None) -> None:
+def dump(path: str, seeds: int, knobs_as_before: bool = False, overrides: dict | None = None,
+         lineups: Sequence[str] = LINEUPS) -> None:
     """Play every group and store the traces (``overrides``: knobs set in every preset)."""
     from kemps_sim import load_rules, simulate_match
 
@@ -43,7 +45,7 @@ def dump(path: str, seeds: int, knobs_as_before: bool = False, overrides: dict |
                 applies = {k: v for k, v in KNOBS_AS_BEFORE.items()
                            if getattr(rules, k) is not None}  # knobs that mean nothing here stay unset
                 rules = load_rules(preset, players=players, **applies, **(overrides or {}))
-            for lineup in LINEUPS:
+            for lineup in lineups:
                 entries = lineup.split(",")
                 table = ",".join(entries[p % len(entries)] for p in range(rules.pairs))
                 for seed in range(seeds):
@@ -105,12 +107,19 @@ def main() -> int:
     d.add_argument("--seeds", type=int, default=8)
     d.add_argument("--knobs-as-before", action="store_true")
     d.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="a knob for every preset")
+    d.add_argument("--lineups", nargs="+", default=list(LINEUPS), metavar="LINEUP",
+                   help="lineups to play (default: %(default)s); 'builtins' plays each built-in agent at a full table")
     c = sub.add_parser("compare")
     c.add_argument("before")
     c.add_argument("after")
     args = parser.parse_args()
     if args.command == "dump":
-        dump(args.out, args.seeds, args.knobs_as_before, dict(item.split("=", 1) for item in args.set))
+        lineups = args.lineups
+        if lineups == ["builtins"]:
+            from kemps_sim.registry import builtin_classes
+
+            lineups = [cls.name for cls in builtin_classes()]
+        dump(args.out, args.seeds, args.knobs_as_before, dict(item.split("=", 1) for item in args.set), lineups)
         return 0
     return compare(args.before, args.after)
 

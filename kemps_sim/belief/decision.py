@@ -85,6 +85,10 @@ class Caller:
         self.hunches = hunches
         self.rules: Rules | None = None
         self.last: Choice | None = None
+        # The belief's state (Belief.version) when no call was open about any seat: until the belief reads
+        # something new, none can be, so the answer stays "no call" without looking again (most decisions).
+        self._quiet: tuple[int, ...] | None = None
+        self._looked = False
 
     def _start(self, rules: Rules) -> None:
         seat, belief = self.belief.seat, self.belief
@@ -115,10 +119,17 @@ class Caller:
         """The call worth making now, or None. The belief must be up to date (``Belief.refresh``)."""
         if self.rules is None:
             self._start(obs.rules)
+        version = None if self.hunches else self.belief.version()
+        if version is not None and version == self._quiet:
+            self.last = None
+            return None
+        self._looked = False
         best: tuple[float, Choice] | None = None
         for value, choice in self._candidates(obs, holding_four):
             if best is None or value > best[0]:
                 best = (value, choice)
+        if not self._looked:
+            self._quiet = version
         self.last = best[1] if best is not None else None
         return best[1].intent if best is not None else None
 
@@ -157,6 +168,7 @@ class Caller:
         news (Λ <= 1), could pass ``floor``."""
         belief = self.belief
         if belief.has_news(seat) or belief.certain(seat):
+            self._looked = True
             return True
         if not self.hunches:
             return False

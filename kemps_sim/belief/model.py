@@ -240,6 +240,12 @@ class Belief:
         return (rank >= 0 and known >= HAND_SIZE and reader.owed[seat] <= 0
                 and self.floor[seat] < reader.still_since(seat))
 
+    def version(self) -> tuple[int, ...]:
+        """What the belief has read so far (round, log events, percepts, calls): equal versions, equal evidence, so
+        every answer that depends on the evidence alone (:meth:`has_news`, :meth:`certain`) is the same."""
+        reader = self.reader
+        return reader.round, reader.read, self._read, len(reader.calls)
+
     def has_news(self, seat: int) -> bool:
         """Whether anything was perceived of ``seat`` since it last touched the middle (else Λ <= 1)."""
         seen = self.seen[seat]
