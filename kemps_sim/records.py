@@ -20,6 +20,11 @@ NAN = math.nan
 #: The columns of the events table: the row's place, then every field of every event type, in the trace's order.
 EVENT_COLUMNS = ["seed", "round", "event", *dict.fromkeys(
     name for kind in trace.EVENT_TYPES for name in kind._fields)]
+#: The columns of the calls and fours tables, in order.
+CALLS_COLUMNS = ["seed", "round", "time", "started", "caller", "caller_pair", "call", "accused", "accused_pair",
+                 "outcome", "right", "ends_round", "cue", "holder", "four_at", "signal_at", "four_to_signal",
+                 "signal_to_call", "four_to_call"]
+FOURS_COLUMNS = ["seed", "round", "seat", "pair", "rank", "four_at", "signal_at", "fate", "settled_at"]
 #: Trace events counted one for one in the rounds table, by column.
 _COUNTED = {Swapped: "swaps", RaceLost: "races_lost", Swept: "sweeps", Perceived: "percepts", StallSaid: "stalls",
             CallHeard: "calls"}
@@ -27,6 +32,11 @@ _COUNTED = {Swapped: "swaps", RaceLost: "races_lost", Swept: "sweeps", Perceived
 
 def pairs_table(result: MatchResult) -> pd.DataFrame:
     """One row per pair: its seats and agents, final letters, points and rounds won, rank and whether it won."""
+    return pd.DataFrame(pairs_rows(result))
+
+
+def pairs_rows(result: MatchResult) -> list[dict]:
+    """The rows of :func:`pairs_table` as plain dicts (a sweep's chunk stacks many matches' rows into one table)."""
     rules, standings = result.rules, result.standings
     rows = []
     for pair in range(rules.pairs):
@@ -39,11 +49,16 @@ def pairs_table(result: MatchResult) -> pd.DataFrame:
             "won": pair in result.winners, "win_share": 1.0 / len(result.winners) if pair in result.winners else 0.0,
             "rounds": len(result.rounds), "end_reason": result.end_reason,
         })
-    return pd.DataFrame(rows)
+    return rows
 
 
 def rounds_table(result: MatchResult) -> pd.DataFrame:
     """One row per round: how it ended, how long it took, and counts of what happened in it."""
+    return pd.DataFrame(rounds_rows(result))
+
+
+def rounds_rows(result: MatchResult) -> list[dict]:
+    """The rows of :func:`rounds_table` as plain dicts."""
     rows = []
     for rnd in result.rounds:
         counts = {name: 0 for name in ("swaps", "races_lost", "sweeps", "reshuffles", "signals", "fidgets",
@@ -67,7 +82,7 @@ def rounds_table(result: MatchResult) -> pd.DataFrame:
             "caller_pair": pair_of(n, deciding.seat) if deciding else -1,
             "signals_used": ",".join(rnd.signals),
         })
-    return pd.DataFrame(rows)
+    return rows
 
 
 def calls_table(result: MatchResult) -> pd.DataFrame:
@@ -79,6 +94,11 @@ def calls_table(result: MatchResult) -> pd.DataFrame:
     pair's signal after that (a gesture is stamped when it is complete); both are NaN when there was none.
     ``cue`` is the gesture the caller last noticed from the holder, which the table sees the call answer.
     """
+    return pd.DataFrame(calls_rows(result), columns=CALLS_COLUMNS)
+
+
+def calls_rows(result: MatchResult) -> list[dict]:
+    """The rows of :func:`calls_table` as plain dicts (keys: :data:`CALLS_COLUMNS`)."""
     rules = result.rules
     n = rules.players
     rows = []
@@ -106,10 +126,7 @@ def calls_table(result: MatchResult) -> pd.DataFrame:
                     "signal_to_call": event.time - signal_at[holder],
                     "four_to_call": event.time - four_at[holder],
                 })
-    columns = ["seed", "round", "time", "started", "caller", "caller_pair", "call", "accused", "accused_pair",
-               "outcome", "right", "ends_round", "cue", "holder", "four_at", "signal_at", "four_to_signal",
-               "signal_to_call", "four_to_call"]
-    return pd.DataFrame(rows, columns=columns)
+    return rows
 
 
 def fours_table(result: MatchResult) -> pd.DataFrame:
@@ -119,6 +136,11 @@ def fours_table(result: MatchResult) -> pd.DataFrame:
     ``broken`` (the hand stopped being four of a kind before any call) or ``uncalled`` (the round ended otherwise).
     ``settled_at`` is when that happened (the round's end for ``uncalled``).
     """
+    return pd.DataFrame(fours_rows(result), columns=FOURS_COLUMNS)
+
+
+def fours_rows(result: MatchResult) -> list[dict]:
+    """The rows of :func:`fours_table` as plain dicts (keys: :data:`FOURS_COLUMNS`)."""
     rules = result.rules
     n = rules.players
     rows: list[dict] = []
@@ -148,8 +170,7 @@ def fours_table(result: MatchResult) -> pd.DataFrame:
                     _settle(open_rows, partner(n, event.seat), Fate.KEMPS.value, event.time)
                     if event.call == "double_kemps":
                         _settle(open_rows, event.seat, Fate.KEMPS.value, event.time)
-    columns = ["seed", "round", "seat", "pair", "rank", "four_at", "signal_at", "fate", "settled_at"]
-    return pd.DataFrame(rows, columns=columns)
+    return rows
 
 
 def events_table(result: MatchResult) -> pd.DataFrame:
@@ -158,13 +179,18 @@ def events_table(result: MatchResult) -> pd.DataFrame:
     The columns are always the same, in the same order (every field of every event type), whichever events
     happened, so that the events of many matches stack into one table.
     """
+    return pd.DataFrame(events_rows(result), columns=EVENT_COLUMNS)
+
+
+def events_rows(result: MatchResult) -> list[dict]:
+    """The rows of :func:`events_table` as plain dicts (each with the keys of its event's fields only)."""
     rows = []
     for rnd in result.rounds:
         for event in rnd.trace:
             row = {"seed": result.seed, "round": rnd.index, "event": type(event).__name__}
             row.update({k: (v if not isinstance(v, tuple) else repr(v)) for k, v in event._asdict().items()})
             rows.append(row)
-    return pd.DataFrame(rows, columns=EVENT_COLUMNS)
+    return rows
 
 
 def tables(results: Iterable[MatchResult], events: bool = False) -> dict[str, pd.DataFrame]:

@@ -39,6 +39,11 @@ class Fate(StrEnum):
 
 #: The fates in the order the statistics report them.
 FATES = tuple(fate.value for fate in Fate)
+#: The shares ``kemps_sim.stats.call_accuracy`` reports, in its output order (named here, below pandas, so that
+#: command-line help can list them without loading the statistics).
+ACCURACY_METRICS = ("kemps_precision", "stop_precision", *(f"conversion_{fate}" for fate in FATES))
+#: The metrics ``kemps_sim.stats.compare`` tests, in the order its error message lists them (``stats.METRICS``).
+COMPARE_METRICS = ("win_rate", *ACCURACY_METRICS, "four_to_call_median", "letters", "points", "rounds_won")
 #: The tables made from every match (see :mod:`kemps_sim.records`), in the order they are written.
 MATCH_TABLES = ("pairs", "rounds", "calls", "fours")
 #: Every table a sweep stores: the match tables, the optional events table and one row per match.

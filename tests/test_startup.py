@@ -20,9 +20,9 @@ from kemps_sim.cli import COMMANDS, build_parser
 HEAVY = ("pandas", "scipy", "matplotlib")
 
 
-def heavy_after(code: str) -> list[str]:
+def heavy_after(code: str, libraries: tuple[str, ...] = HEAVY) -> list[str]:
     """The heavy libraries in ``sys.modules`` once a fresh interpreter has run ``code``."""
-    probe = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"
+    probe = f"{code}\nimport json, sys\nprint(json.dumps([m for m in {libraries!r} if m in sys.modules]))"
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -41,6 +41,18 @@ def test_import_kemps_sim_loads_no_heavy_library() -> None:
                                   ("agents", "--help")], ids=" ".join)
 def test_the_command_line_parses_without_heavy_libraries(argv: tuple[str, ...]) -> None:
     assert heavy_after(cli_code(*argv)) == []
+
+
+@pytest.mark.parametrize("argv", [("sweep", "--help"), ("report", "--help"), ("tournament", "--help")], ids=" ".join)
+def test_the_sweep_commands_help_without_pandas_pyarrow_or_scipy(argv: tuple[str, ...]) -> None:
+    """The sweep package loads its parts on first use, and these commands import the store, the designs and the
+    statistics only where they run."""
+    assert heavy_after(cli_code(*argv), (*HEAVY, "pyarrow")) == []
+
+
+def test_importing_the_sweep_package_loads_no_heavy_library() -> None:
+    code = "import kemps_sim.sweep as sweep\nassert 'run_sweep' in dir(sweep)"
+    assert heavy_after(code, (*HEAVY, "pyarrow")) == []
 
 
 def test_building_and_using_the_parser_loads_no_heavy_library() -> None:
@@ -66,3 +78,13 @@ def test_a_named_command_gets_its_full_parser() -> None:
     assert (args.command, args.list, args.overrides, args.run) == ("rules", True, ["double_kemps=true"], rules_cmd.run)
     help_text = build_parser().format_help()
     assert all(name in help_text for name in COMMANDS)
+
+
+def test_every_export_of_the_sweep_package_loads_on_first_access() -> None:
+    import kemps_sim.sweep as sweep
+
+    assert set(sweep.__all__) == set(sweep._HOME)
+    for name in sweep.__all__:
+        assert getattr(sweep, name).__name__ == name
+    with pytest.raises(AttributeError, match="no attribute 'nosuch'"):
+        sweep.nosuch  # noqa: B018

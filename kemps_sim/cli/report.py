@@ -6,14 +6,17 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.sweep import SweepResults, load_results
+from kemps_sim.results import COMPARE_METRICS
+
+if TYPE_CHECKING:  # pandas and the store load when a folder is read, not for --help
+    import pandas as pd
+
+    from kemps_sim.sweep import SweepResults
 
 SUMMARY_CSV = "summary.csv"
 #: The tables the statistics read, which get the ``rules.scoring`` column (not the large events table).
@@ -36,8 +39,6 @@ _LEGEND = (
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``report`` sub-command."""
-    from kemps_sim.stats import METRICS
-
     p = sub.add_parser("report", help="summarise a sweep's results folder",
                        description="Print the summary table of a sweep (win rates with confidence intervals, call "
                                    "accuracy, conversion, timings) and write it as CSV.")
@@ -50,8 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="test the difference between two groups (values of the --by column); paired replicate by "
                         "replicate when both played the same seeds (common random numbers)")
     p.add_argument("--metric", default="win_rate",
-                   help=f"the metric --compare tests (default win_rate): {', '.join(METRICS)} (letters and points "
-                        "only under their scoring rule)")
+                   help=f"the metric --compare tests (default win_rate): {', '.join(COMPARE_METRICS)} (letters and "
+                        "points only under their scoring rule)")
     p.add_argument("--pair", type=int, default=0, metavar="N",
                    help="the pair whose win rate or score --compare tests (default 0)")
     p.add_argument("--confidence", type=float, default=0.95, metavar="LEVEL",
@@ -75,18 +76,17 @@ def run(args: argparse.Namespace) -> int:
     """
     if not 0.0 < args.confidence < 1.0:
         raise ConfigError(f"--confidence {args.confidence!r}: must be strictly between 0 and 1, such as 0.95")
-    results = load_folder(args.folder, skip_damaged=args.skip_damaged)
-    if results.skipped:
-        count = len(results.skipped)
-        print(f"kemps-sim report: skipped {count} damaged chunk{'s' if count != 1 else ''} "
-              f"({'; '.join(results.skipped.values())}); the summary covers the sound chunks only; resume the "
-              "sweep to recompute them", file=sys.stderr)
-    tables = with_scoring(results)
-    comparison = (compare_text(results, args.by, args.metric, *args.compare, pair=args.pair,
-                               confidence=args.confidence, tables=tables) if args.compare else None)
-    indices = sensitivity_table(results, args.sensitivity, args.confidence) if args.sensitivity else None
+    whole = bool(args.compare or args.sensitivity or args.plots)  # these need the rows; the summary alone does not
+    results = load_folder(args.folder, skip_damaged=args.skip_damaged, tables=whole)
+    tables = comparison = indices = None
+    if whole:
+        _warn_skipped(results.skipped)
+        tables = with_scoring(results)
+        comparison = (compare_text(results, args.by, args.metric, *args.compare, pair=args.pair,
+                                   confidence=args.confidence, tables=tables) if args.compare else None)
+        indices = sensitivity_table(results, args.sensitivity, args.confidence) if args.sensitivity else None
     print_summary(args.folder, by=args.by, csv=args.csv, results=results, confidence=args.confidence,
-                  tables=tables)
+                  tables=tables, skip_damaged=args.skip_damaged)
     if comparison:
         print()
         print(comparison)
@@ -145,9 +145,19 @@ def format_sensitivity(indices: pd.DataFrame) -> str:
     return shown.to_string(index=False, float_format=lambda v: f"{v:.3f}") + "\n" + textwrap.fill(note + tail, 118)
 
 
-def load_folder(folder: str | Path, skip_damaged: bool = False) -> SweepResults:
+def load_folder(folder: str | Path, skip_damaged: bool = False, tables: bool = True) -> SweepResults:
     """A results folder's tables; one with no finished match yet is a usage error, and so is a damaged chunk
-    unless ``skip_damaged`` (see :func:`kemps_sim.sweep.load_results`)."""
+    unless ``skip_damaged`` (see :func:`kemps_sim.sweep.load_results`).
+
+    With ``tables`` False nothing is loaded (only the manifest is read): the results hold no table, and
+    :func:`print_summary` reads the folder chunk by chunk, in memory that does not grow with the sweep.
+    """
+    from kemps_sim.sweep import SweepResults, load_results
+    from kemps_sim.sweep.streaming import ChunkReader
+
+    if not tables:
+        reader = ChunkReader(folder)
+        return SweepResults(reader.store.folder, {}, reader.params, reader.manifest)
     results = load_results(folder, skip_damaged=skip_damaged)
     if results["matches"].empty:
         raise ConfigError(f"results folder {str(folder)!r}: holds no finished matches yet")
@@ -156,29 +166,59 @@ def load_folder(folder: str | Path, skip_damaged: bool = False) -> SweepResults:
 
 def print_summary(folder: str | Path, by: str | None = None, csv: str | None = None,
                   results: SweepResults | None = None, confidence: float = 0.95,
-                  tables: Mapping[str, pd.DataFrame] | None = None) -> SweepResults:
-    """Print a results folder's summary table, write it as CSV, and return the loaded results (``tables``: the
-    results' tables with their scoring rule, from :func:`with_scoring`, when the caller has them already)."""
-    from kemps_sim import stats
+                  tables: Mapping[str, pd.DataFrame] | None = None, skip_damaged: bool = False) -> SweepResults:
+    """Print a results folder's summary table, write it as CSV, and return the results (``tables``: the results'
+    tables with their scoring rule, from :func:`with_scoring`, when the caller has them already).
 
-    results = results or load_folder(folder)
+    Results without tables (``load_folder(..., tables=False)``, the default here) are summarised chunk by chunk
+    (:func:`kemps_sim.sweep.streaming.summarise_folder`: the same numbers, in flat memory) when the summary is
+    grouped by columns every table has; grouped by another column of the pairs table, the tables are loaded.
+    """
+    from kemps_sim import stats
+    from kemps_sim.sweep.streaming import streamable, summarise_folder
+
+    results = results or load_folder(folder, tables=False)
+    target = Path(csv) if csv else Path(folder) / SUMMARY_CSV
+    if not results.tables:
+        if streamable(_by(by, results.params), results.params):
+            summary = summarise_folder(folder, _by(by, results.params), confidence,
+                                       _cell_scorings(results.manifest), skip_damaged)
+            _warn_skipped(summary.skipped)
+            _show(summary.table, target, summary.agents, summary.matches, summary.failures, confidence)
+            return results
+        results = load_folder(folder, skip_damaged=skip_damaged)
+        _warn_skipped(results.skipped)
     columns = check_by(by, results.params, results["pairs"].columns)
     table = stats.summary_table(tables or with_scoring(results), by=columns, confidence=confidence)
-    target = Path(csv) if csv else Path(folder) / SUMMARY_CSV
+    agents = {pair: tuple(names) for pair, names in results["pairs"].groupby("pair")["agents"].unique().items()}
+    _show(table, target, agents, len(results["matches"]), results.failures, confidence)
+    return results
+
+
+def _show(table: pd.DataFrame, target: Path, agents: Mapping[Any, Sequence[str]], matches: int, failures: int,
+          confidence: float) -> None:
+    """Write the summary table as CSV at ``target`` and print it with the pairs' agents, a legend and the counts."""
+    from kemps_sim import stats
+
     if not target.parent.is_dir():
         raise ConfigError(f"--csv {str(target)!r}: the folder {str(target.parent)!r} does not exist")
     table.to_csv(target, index=False)
     print(stats.format_summary(table))
-    agents = results["pairs"].groupby("pair")["agents"].unique()
-    if all(len(names) == 1 for names in agents):
+    if all(len(names) == 1 for names in agents.values()):
         print("pairs: " + ", ".join(f"{pair} = {names[0]}" for pair, names in agents.items()))
     level = f"{100 * confidence:g}%"
     notes = [text for column, text in _LEGEND if column in table.columns]
     print(textwrap.fill("; ".join(notes) + f". Intervals are {level} confidence intervals.", width=118))
-    failures = results.failures
-    print(f"{len(results['matches'])} matches" + (f", {failures} failed" if failures else "")
-          + f"; table written to {target}")
-    return results
+    print(f"{matches} matches" + (f", {failures} failed" if failures else "") + f"; table written to {target}")
+
+
+def _warn_skipped(skipped: Mapping[str, str]) -> None:
+    """Say on stderr which damaged chunks were left out (``--skip-damaged``)."""
+    if skipped:
+        count = len(skipped)
+        print(f"kemps-sim report: skipped {count} damaged chunk{'s' if count != 1 else ''} "
+              f"({'; '.join(skipped.values())}); the summary covers the sound chunks only; resume the "
+              "sweep to recompute them", file=sys.stderr)
 
 
 def with_scoring(results: SweepResults) -> dict[str, pd.DataFrame]:

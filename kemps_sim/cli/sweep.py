@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from kemps_sim.cli.report import check_by, print_summary
 from kemps_sim.errors import ConfigError
-from kemps_sim.sweep import SweepSpec, plan_tasks, read_spec, run_sweep
 from kemps_sim.sweep.executors import available_cores
-from kemps_sim.sweep.runner import SweepRun
-from kemps_sim.sweep.store import QUARANTINE
 from kemps_sim.sweep.targets import CONFIDENCE, DEFAULT_MAX_MATCHES, TARGET_METRICS, metric_problem
+
+if TYPE_CHECKING:  # the sweep machinery loads pandas, pyarrow and SciPy: imported where a sweep runs, not for --help
+    from kemps_sim.sweep import SweepRun, SweepSpec
 
 INTERRUPTED = 130
 #: Columns of the pairs table a summary may also be grouped by.
@@ -51,6 +51,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the spec, run what is missing, and print the summary."""
+    from kemps_sim.cli.report import check_by, print_summary
+    from kemps_sim.sweep import plan_tasks, read_spec, run_sweep
+    from kemps_sim.sweep.store import QUARANTINE
+
     if args.workers is not None and args.workers < 1:
         raise ConfigError(f"--workers {args.workers}: must be a whole number >= 1")
     if args.chunk is not None and args.chunk < 1:
@@ -114,6 +118,8 @@ def _target_overrides(args: argparse.Namespace) -> dict[str, object]:
 
 def _print_targets(spec: SweepSpec, done: SweepRun) -> None:
     """How many matches each cell of a targeted sweep needed, and whether it reached the target or the cap."""
+    from kemps_sim.sweep import plan_tasks
+
     labels = {plan.cell.id: plan.cell.label() for plan in plan_tasks(spec)[1].values()}
     target = spec.until_ci
     reached = sum(cell.reached(target) for cell in done.targets)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from kemps_sim.results import ACCURACY_METRICS
 from kemps_sim.results import FATES as FATE_NAMES
 from kemps_sim.stats._clusters import CLUSTERED_COLUMNS, MATCH, clustered_share, with_matches
 from kemps_sim.stats._groups import (
@@ -36,8 +37,6 @@ from kemps_sim.stats._intervals import wilson
 KEMPS_CALLS = ("kemps", "double_kemps")
 #: The fates of a four of a kind, in the order ``call_accuracy`` reports them.
 FATES = FATE_NAMES
-#: The metrics of ``call_accuracy``, in their output order.
-ACCURACY_METRICS = ("kemps_precision", "stop_precision", *(f"conversion_{fate}" for fate in FATES))
 
 
 def win_rates(pairs: pd.DataFrame, by: Sequence[str] = ("cell",), confidence: float = 0.95) -> pd.DataFrame:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -70,40 +71,81 @@ def summary_table(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell
     accuracy = _lookup(call_accuracy(given_calls, given_fours, by, confidence), by, "metric")
     timings = _lookup(call_timings(given_calls, by, confidence=confidence), by, "measure")
     standings = _lookup(scores(tables["pairs"], by, confidence)[lambda s: s["pair"] == 0], by, "measure")
-    rules = group_scorings(tables, by, scoring)
-    score_columns = {rule: f"pair0_{SCORE_OF[rule]}" for rule in SCORING_RULES if rule in rules.values()}
-    pair_ids = sorted(int(p) for p in pairs["pair"].unique())
-    counted = _call_counts(calls, by)
+    keys = group_keys(by, pairs, calls, fours, *([matches] if matches is not None else []))
+    parts = SummaryParts(
+        keys=keys,
+        finished=({key: _finished(finished[key]["end_reason"]) if key in finished else (0, 0) for key in keys}
+                  if matches is not None else None),
+        played={key: (len(games), float(games["rounds"].mean())) for key, games in played.items()},
+        pair_ids=sorted(int(p) for p in pairs["pair"].unique()),
+        wins={index: {name: record[name] for name in ("value", "ci_low", "ci_high")} for index, record in wins.items()},
+        accuracy={index: record["value"] for index, record in accuracy.items()},
+        counted=_call_counts(calls, by),
+        medians={key: record["median"] for (key, measure), record in timings.items() if measure == "four_to_call"},
+        rules=group_scorings(tables, by, scoring),
+        standings={index: record["value"] for index, record in standings.items()})
+    return assemble(parts, by, confidence)
 
+
+@dataclass(frozen=True)
+class SummaryParts:
+    """What the summary's rows are made of, per group key: from whole tables (:func:`summary_table`) or added up
+    chunk by chunk (:mod:`kemps_sim.stats.streamed`); :func:`assemble` turns either into the same table."""
+
+    keys: list[Key]
+    #: (matches, failures) per group, or None without a matches table.
+    finished: dict[Key, tuple[int, int]] | None
+    #: (matches, mean rounds per match) per group with pair-0 rows.
+    played: dict[Key, tuple[int, float]]
+    pair_ids: list[int]
+    #: ``value``, ``ci_low``, ``ci_high`` of each (group, pair)'s win rate.
+    wins: dict[tuple[Key, Any], dict[str, float]]
+    #: The value of each (group, call-accuracy metric).
+    accuracy: dict[tuple[Key, Any], float]
+    counted: dict[Key, dict[str, int]]
+    #: The median seconds from four of a kind to a right Kemps call, per group.
+    medians: dict[Key, float]
+    #: Each group's scoring rule (see :func:`kemps_sim.stats._scoring.group_scorings`).
+    rules: dict[Key, str | None]
+    #: Pair 0's mean of each (group, score measure).
+    standings: dict[tuple[Key, Any], float]
+
+
+def assemble(parts: SummaryParts, by: tuple[str, ...], confidence: float) -> pd.DataFrame:
+    """The summary table (see :func:`summary_table`) from its parts."""
+    score_columns = {rule: f"pair0_{SCORE_OF[rule]}" for rule in SCORING_RULES if rule in parts.rules.values()}
     rows = []
-    for key in group_keys(by, pairs, calls, fours, *([matches] if matches is not None else [])):
+    for key in parts.keys:
         row: dict[str, Any] = group_fields(by, key)
-        games = played.get(key)
-        if matches is not None:
-            reasons = finished[key]["end_reason"] if key in finished else pd.Series(dtype=object)
-            row["matches"] = len(reasons)
-            row["failures"] = int(reasons.isin(FAILURES).sum())
+        games = parts.played.get(key)
+        if parts.finished is not None:
+            row["matches"], row["failures"] = parts.finished[key]
         else:
-            row["matches"] = 0 if games is None else len(games)
-        row["rounds_per_match"] = float(games["rounds"].mean()) if games is not None else math.nan
-        for p in pair_ids:
-            estimate = wins.get((key, p), {})
+            row["matches"] = 0 if games is None else games[0]
+        row["rounds_per_match"] = games[1] if games is not None else math.nan
+        for p in parts.pair_ids:
+            estimate = parts.wins.get((key, p), {})
             row[f"pair{p}_win_rate"] = estimate.get("value", math.nan)
             row[f"pair{p}_win_rate_ci_low"] = estimate.get("ci_low", math.nan)
             row[f"pair{p}_win_rate_ci_high"] = estimate.get("ci_high", math.nan)
         for metric in _ACCURACY:
-            row[metric] = accuracy.get((key, metric), {}).get("value", math.nan)
-        row.update(counted.get(key, dict.fromkeys(_CALL_COUNTS, 0)))
-        row["four_to_call_median"] = timings.get((key, "four_to_call"), {}).get("median", math.nan)
+            row[metric] = parts.accuracy.get((key, metric), math.nan)
+        row.update(parts.counted.get(key, dict.fromkeys(_CALL_COUNTS, 0)))
+        row["four_to_call_median"] = parts.medians.get(key, math.nan)
         for rule, column in score_columns.items():
-            mine = rules.get(key) == rule
-            row[column] = standings.get((key, SCORE_OF[rule]), {}).get("value", math.nan) if mine else math.nan
+            mine = parts.rules.get(key) == rule
+            row[column] = parts.standings.get((key, SCORE_OF[rule]), math.nan) if mine else math.nan
         row["ci_level"] = confidence
         rows.append(row)
-    columns = [*by, "matches", *(["failures"] if matches is not None else []), "rounds_per_match",
-               *(f"pair{p}_win_rate{part}" for p in pair_ids for part in ("", *_CI)),
+    columns = [*by, "matches", *(["failures"] if parts.finished is not None else []), "rounds_per_match",
+               *(f"pair{p}_win_rate{part}" for p in parts.pair_ids for part in ("", *_CI)),
                *_ACCURACY, *_CALL_COUNTS, "four_to_call_median", *score_columns.values(), "ci_level"]
     return pd.DataFrame(rows, columns=columns)
+
+
+def _finished(reasons: pd.Series) -> tuple[int, int]:
+    """How many matches, and how many of them failed."""
+    return len(reasons), int(reasons.isin(FAILURES).sum())
 
 
 def _call_counts(calls: pd.DataFrame, by: tuple[str, ...]) -> dict[Key, dict[str, int]]:

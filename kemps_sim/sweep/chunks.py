@@ -1,22 +1,33 @@
 """Chunks of work: a few matches played together in one task, returned as tidy tables ready to be stored.
 
 A chunk is the unit a worker receives (so task overhead stays small against the matches) and the unit the store
-writes (one Parquet file per table per chunk). Its id is a hash of the matches it holds, so the same work always
+writes (one Parquet file per table per chunk). The worker builds each table once for the whole chunk and encodes
+it as Parquet, so the parent only writes bytes. Its id is a hash of the matches it holds, so the same work always
 lands in the same file names.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import pandas as pd
 
 from kemps_sim.engine import simulate_match
-from kemps_sim.records import calls_table, events_table, fours_table, pairs_table, rounds_table
-from kemps_sim.results import FAILED_END_REASONS, SWEEP_TABLES, EndReason
+from kemps_sim.records import (
+    CALLS_COLUMNS,
+    EVENT_COLUMNS,
+    FOURS_COLUMNS,
+    calls_rows,
+    events_rows,
+    fours_rows,
+    pairs_rows,
+    rounds_rows,
+)
+from kemps_sim.results import FAILED_END_REASONS, SWEEP_TABLES, EndReason, MatchResult
 from kemps_sim.sweep.cells import CellPlan
+from kemps_sim.sweep.receipts import EncodedTable, encoded
 
 #: The tables of a sweep; ``matches`` is written last and is what marks a chunk finished.
 TABLES = SWEEP_TABLES
@@ -57,66 +68,112 @@ def make_chunks(tasks: Sequence[Task], plans: dict[str, CellPlan], size: int, ev
         yield Chunk(part, tuple(plans[c] for c in cells), events)
 
 
-def run_chunk(chunk: Chunk) -> dict[str, pd.DataFrame]:
-    """Play every match of the chunk and return its tables, each row led by its cell, parameters and seed.
+@dataclass(frozen=True)
+class ChunkOutput:
+    """What a worker hands back for a chunk: each table already as Parquet bytes with its size, checksum and row
+    count, and the (cell, replicate) and ``end_reason`` of each match.
 
-    An agent that misbehaves ends its match with ``end_reason`` ``agent_error``; anything else that goes wrong in
-    a match is recorded as ``crashed`` with its error. Either way the chunk goes on with the next match.
+    The parent only writes the bytes and the receipt (:meth:`kemps_sim.sweep.store.ResultStore.write_chunk`) and
+    counts from the small lists, so its CPU stays free for the workers; the bytes travel with the result, so this
+    works as well on a cluster whose workers do not share the results folder's filesystem.
     """
-    plans = {plan.cell.id: plan for plan in chunk.plans}
-    collected: dict[str, list[pd.DataFrame]] = {name: [] for name in TABLES}
-    for task in chunk.tasks:
-        plan = plans[task.cell]
-        lead = {"cell": task.cell, **plan.cell.as_dict(), "replicate": task.replicate}
-        try:
-            tables = _match_tables(plan, task.seed, chunk.events)
-        except Exception as exc:  # a crash in one match must not lose the rest of the sweep
-            tables = _crashed(task, f"{type(exc).__name__}: {exc}")
-        for name, table in tables.items():
-            collected[name].append(_lead(table, lead))
-    return _stack(collected)
+
+    tables: dict[str, EncodedTable]
+    keys: tuple[tuple[str, int], ...]
+    end_reasons: tuple[str, ...]
+
+    @property
+    def failures(self) -> int:
+        """Matches of the chunk that ended with an agent error or a crash."""
+        return sum(reason in FAILED for reason in self.end_reasons)
 
 
-def crashed_chunk(chunk: Chunk, error: str) -> dict[str, pd.DataFrame]:
+def run_chunk(chunk: Chunk) -> ChunkOutput:
+    """Play every match of the chunk and return its tables, encoded (see :func:`chunk_tables`)."""
+    return encode_chunk(chunk_tables(chunk))
+
+
+def crashed_chunk(chunk: Chunk, error: str) -> ChunkOutput:
     """The tables of a chunk none of whose matches could be played: one ``crashed`` row per match, with ``error``
     (for a chunk that kept killing its worker process; see :mod:`kemps_sim.sweep.recovery`)."""
     plans = {plan.cell.id: plan for plan in chunk.plans}
-    collected: dict[str, list[pd.DataFrame]] = {"matches": []}
+    rows = [{**_lead(task, plans[task.cell]), **_crashed(task, error)} for task in chunk.tasks]
+    return encode_chunk({"matches": pd.DataFrame(rows)})
+
+
+def encode_chunk(tables: dict[str, pd.DataFrame]) -> ChunkOutput:
+    """A chunk's tables as the worker hands them back: Parquet bytes, with the matches' keys and end reasons."""
+    matches = tables["matches"]
+    keys = tuple(zip(matches["cell"].tolist(), matches["replicate"].tolist(), strict=True))
+    return ChunkOutput({name: encoded(table) for name, table in tables.items()}, keys,
+                       tuple(matches["end_reason"].tolist()))
+
+
+def chunk_tables(chunk: Chunk) -> dict[str, pd.DataFrame]:
+    """Play every match of the chunk and return its tables, each row led by its cell, parameters and replicate.
+
+    Each table is built once for the chunk from the rows of all its matches (plain dicts from
+    :mod:`kemps_sim.records`), in match order. A table no match has rows in keeps its columns (with no rows); a
+    table only crashed matches would have had is left out. An agent that misbehaves ends its match with
+    ``end_reason`` ``agent_error``; anything else that goes wrong in a match is recorded as ``crashed`` with its
+    error. Either way the chunk goes on with the next match.
+    """
+    plans = {plan.cell.id: plan for plan in chunk.plans}
+    makers = {**_MAKERS, **({"events": (events_rows, EVENT_COLUMNS)} if chunk.events else {})}
+    rows: dict[str, list[dict]] = {name: [] for name in ("matches", *makers)}
+    first_lead: dict | None = None  # the lead of the first match that was played: it shapes an empty table
     for task in chunk.tasks:
-        lead = {"cell": task.cell, **plans[task.cell].cell.as_dict(), "replicate": task.replicate}
-        collected["matches"].append(_lead(_crashed(task, error)["matches"], lead))
-    return _stack(collected)
+        plan = plans[task.cell]
+        lead = _lead(task, plan)
+        try:
+            result = simulate_match(plan.rules, plan.lineup, plan.profiles, task.seed, config=plan.config,
+                                    errors="record")
+            row = _match_row(result)
+            made = {name: make(result) for name, (make, _) in makers.items()}
+        except Exception as exc:  # a crash in one match must not lose the rest of the sweep
+            rows["matches"].append({**lead, **_crashed(task, f"{type(exc).__name__}: {exc}")})
+            continue
+        rows["matches"].append({**lead, **row})
+        first_lead = first_lead or lead
+        for name, found in made.items():
+            rows[name].extend({**lead, **each} for each in found)
+    tables = {"matches": pd.DataFrame(rows["matches"])}
+    if first_lead is not None:
+        for name, (_, columns) in makers.items():
+            tables[name] = _frame(rows[name], first_lead, columns)
+    return {name: tables[name] for name in TABLES if name in tables}
 
 
-def _crashed(task: Task, error: str) -> dict[str, pd.DataFrame]:
-    """A match that crashed: its ``matches`` row, and no rows in the other tables."""
-    return {"matches": pd.DataFrame([{"seed": task.seed, "end_reason": EndReason.CRASHED.value, "error": error,
-                                      "rounds": 0, "events": 0, "duration": 0.0, "winners": ""}])}
+#: The tables besides ``matches``, each with the function giving one match's rows and its fixed columns (None:
+#: the columns are the rows' keys).
+_MAKERS: dict[str, tuple[Callable[[MatchResult], list[dict]], list[str] | None]] = {
+    "pairs": (pairs_rows, None), "rounds": (rounds_rows, None), "calls": (calls_rows, CALLS_COLUMNS),
+    "fours": (fours_rows, FOURS_COLUMNS)}
 
 
-def _stack(collected: dict[str, list[pd.DataFrame]]) -> dict[str, pd.DataFrame]:
-    """Each table's frames stacked. A match without rows in a table (no four of a kind, say) adds no rows, and its
-    empty frame would turn the stacked columns into ``object``; it is left out unless no match has rows there."""
-    return {name: pd.concat([f for f in frames if len(f)] or frames[:1], ignore_index=True)
-            for name, frames in collected.items() if frames}
+def _lead(task: Task, plan: CellPlan) -> dict:
+    """The columns in front of a match's rows: the cell id, the cell's parameters and the replicate."""
+    return {"cell": task.cell, **plan.cell.as_dict(), "replicate": task.replicate}
 
 
-def _match_tables(plan: CellPlan, seed: int, events: bool) -> dict[str, pd.DataFrame]:
-    """Play one match and reduce it to its tables (``matches`` first)."""
-    result = simulate_match(plan.rules, plan.lineup, plan.profiles, seed, config=plan.config, errors="record")
-    tables = {"matches": pd.DataFrame([{
-        "seed": seed, "end_reason": result.end_reason, "error": result.error or "", "rounds": len(result.rounds),
-        "events": result.events, "duration": sum(r.end_time for r in result.rounds),
-        "winners": ",".join(map(str, result.winners))}])}
-    for name, make in (("pairs", pairs_table), ("rounds", rounds_table), ("calls", calls_table),
-                       ("fours", fours_table)):
-        tables[name] = make(result)
-    if events:
-        tables["events"] = events_table(result)
-    return tables
+def _match_row(result: MatchResult) -> dict:
+    """A played match's row of the ``matches`` table."""
+    return {"seed": result.seed, "end_reason": result.end_reason, "error": result.error or "",
+            "rounds": len(result.rounds), "events": result.events,
+            "duration": sum(r.end_time for r in result.rounds), "winners": ",".join(map(str, result.winners))}
 
 
-def _lead(table: pd.DataFrame, lead: dict) -> pd.DataFrame:
-    """The table with the cell id, the cell's parameters and the replicate in front of its seed and own columns."""
-    front = pd.DataFrame({key: [value] * len(table) for key, value in lead.items()}, index=table.index)
-    return pd.concat([front, table], axis=1)
+def _crashed(task: Task, error: str) -> dict:
+    """The ``matches`` row of a match that crashed (it has no rows in the other tables)."""
+    return {"seed": task.seed, "end_reason": EndReason.CRASHED.value, "error": error, "rounds": 0, "events": 0,
+            "duration": 0.0, "winners": ""}
+
+
+def _frame(rows: list[dict], lead: dict, columns: list[str] | None) -> pd.DataFrame:
+    """One table of a chunk from its rows. With no rows it still has the lead's and the table's columns, as
+    untyped (``object``) columns: the shape one match's empty table had when tables were built match by match."""
+    if rows:
+        return pd.DataFrame(rows, columns=[*lead, *columns] if columns is not None else None)
+    empty = pd.DataFrame(columns=columns) if columns is not None else pd.DataFrame()
+    front = pd.DataFrame({key: [] for key in lead}, index=empty.index)
+    return pd.concat([front, empty], axis=1)

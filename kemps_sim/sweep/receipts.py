@@ -104,11 +104,19 @@ class FileRecord:
             raise Damage(f"{self.path} has changed (its SHA-256 is not the one its receipt records)")
         return data
 
-    def read(self, folder: Path) -> pa.Table:
-        """The file's table, checked against the record (raise :class:`Damage` if it differs or does not read)."""
+    def read(self, folder: Path, columns: Iterable[str] | None = None) -> pa.Table:
+        """The file's table, checked against the record (raise :class:`Damage` if it differs or does not read).
+
+        ``columns``: read only those of them the file has (the whole file is still checked), in the file's order.
+        """
         data = self.check(folder)
         try:
-            table = pq.read_table(pa.BufferReader(data))
+            if columns is None:
+                table = pq.read_table(pa.BufferReader(data))
+            else:
+                wanted = set(columns)
+                parquet = pq.ParquetFile(pa.BufferReader(data))
+                table = parquet.read(columns=[c for c in parquet.schema_arrow.names if c in wanted])
         except (pa.ArrowException, OSError, ValueError) as exc:
             raise Damage(f"{self.path} is not readable Parquet ({_first_line(exc)})") from None
         if self.rows is not None and table.num_rows != self.rows:
@@ -162,6 +170,22 @@ def encode(frame: pd.DataFrame) -> bytes:
     sink = pa.BufferOutputStream()
     pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), sink)
     return sink.getvalue().to_pybytes()
+
+
+@dataclass(frozen=True)
+class EncodedTable:
+    """A table ready to be written as a chunk file: its Parquet bytes, their SHA-256 and its row count (what the
+    receipt records). Made where the chunk ran, so the process writing the folder need not encode or hash."""
+
+    data: bytes
+    checksum: str
+    rows: int
+
+
+def encoded(frame: pd.DataFrame) -> EncodedTable:
+    """A table encoded as Parquet, with the checksum and row count its receipt will record."""
+    data = encode(frame)
+    return EncodedTable(data, sha256(data), len(frame))
 
 
 @dataclass

@@ -13,17 +13,15 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Iterator
 
-import pandas as pd
-
-from kemps_sim.sweep.chunks import Chunk, crashed_chunk, run_chunk
+from kemps_sim.sweep.chunks import Chunk, ChunkOutput, crashed_chunk, run_chunk
 from kemps_sim.sweep.executors import Executor, WorkerLost
 
 #: Times a single match may kill its worker while running alone before it is recorded as crashed.
 LOSSES_ALLOWED = 1
 
 
-def run_chunks(executor: Executor, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, dict[str, pd.DataFrame]]]:
-    """``(chunk, tables)`` for every chunk, in the order they finish, each stored once whatever workers died."""
+def run_chunks(executor: Executor, chunks: Iterable[Chunk]) -> Iterator[tuple[Chunk, ChunkOutput]]:
+    """``(chunk, output)`` for every chunk, in the order they finish, each stored once whatever workers died."""
     suspects: deque[tuple[Chunk, int]] = deque()
     for chunk, outcome in executor.imap_unordered(run_chunk, chunks):
         if isinstance(outcome, WorkerLost):

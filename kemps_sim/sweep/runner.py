@@ -16,7 +16,7 @@ from pathlib import Path
 from tqdm import tqdm
 
 from kemps_sim.sweep.cells import plan_cells
-from kemps_sim.sweep.chunks import FAILED, Task, make_chunks
+from kemps_sim.sweep.chunks import Task, make_chunks
 from kemps_sim.sweep.design import match_seed
 from kemps_sim.sweep.executors import Executor, check_executor_args, make_executor
 from kemps_sim.sweep.recovery import run_chunks
@@ -113,13 +113,12 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
     try:
         while todo:
             size = chunk_size(spec, len(todo), executor.workers, chunk)
-            for chunk_item, tables in run_chunks(executor, make_chunks(todo, plans, size, spec.events)):
-                store.write_chunk(chunk_item.id, tables)
-                matches = tables["matches"]
-                ran += len(matches)
-                failures += int(matches["end_reason"].isin(FAILED).sum())
-                done.update(zip(matches["cell"], matches["replicate"], strict=True))
-                bar.update(len(matches))
+            for chunk_item, output in run_chunks(executor, make_chunks(todo, plans, size, spec.events)):
+                store.write_chunk(chunk_item.id, output.tables)  # bytes encoded by the worker: written as they are
+                ran += len(output.keys)
+                failures += output.failures
+                done.update(output.keys)
+                bar.update(len(output.keys))
                 if failures:
                     bar.set_postfix(failures=failures, refresh=False)
             if spec.until_ci is None:

@@ -39,11 +39,11 @@ from kemps_sim.sweep import receipts
 from kemps_sim.sweep.chunks import FAILED, KEY_COLUMNS, TABLES
 from kemps_sim.sweep.identity import LEGACY_IDENTITY, TARGET_FIELDS, difference, extension_problem
 from kemps_sim.sweep.lock import LOCK_NAME, FolderLock
-from kemps_sim.sweep.receipts import FORMAT, ChunkScan, Damage, FileRecord, Receipt
+from kemps_sim.sweep.receipts import FORMAT, ChunkScan, Damage, EncodedTable, FileRecord, Receipt
 from kemps_sim.sweep.spec import SweepSpec, read_spec, spec_from_mapping
 
 __all__ = ["LEGACY_IDENTITY", "MANIFEST", "QUARANTINE", "TARGET_FIELDS", "ResultStore", "SweepResults",
-           "extension_problem", "load_results", "manifest_spec", "one_writer", "package_versions"]
+           "extension_problem", "load_results", "manifest_spec", "one_writer", "package_versions", "settle_dtypes"]
 
 MANIFEST = "manifest.json"
 QUARANTINE = "quarantine"
@@ -234,20 +234,23 @@ class ResultStore:
             removed += 1
         return removed
 
-    def write_chunk(self, chunk_id: str, tables: Mapping[str, pd.DataFrame]) -> None:
+    def write_chunk(self, chunk_id: str, tables: Mapping[str, pd.DataFrame | EncodedTable]) -> None:
         """Write a finished chunk: a marker, each table's file atomically, the receipt (last), then drop the marker.
 
-        A run killed at any step leaves either a marked, unfinished chunk (removed on resume) or a finished one.
+        Tables come encoded from the workers (:class:`~kemps_sim.sweep.receipts.EncodedTable`: the bytes with
+        their checksum and row count) or as DataFrames, encoded here. A run killed at any step leaves either a
+        marked, unfinished chunk (removed on resume) or a finished one.
         """
         (self.folder / receipts.RECEIPTS).mkdir(parents=True, exist_ok=True)
         pending = self.folder / receipts.pending_file(chunk_id)
         receipts.write_atomic(pending, b"")
         records: dict[str, FileRecord] = {}
         for name in sorted(tables, key=lambda n: n == "matches"):
-            data = receipts.encode(tables[name])
-            record = FileRecord(name, chunk_id, len(data), receipts.sha256(data), len(tables[name]))
+            table = tables[name]
+            ready = table if isinstance(table, EncodedTable) else receipts.encoded(table)
+            record = FileRecord(name, chunk_id, len(ready.data), ready.checksum, ready.rows)
             (self.folder / name).mkdir(parents=True, exist_ok=True)
-            receipts.write_atomic(self.folder / record.path, data)
+            receipts.write_atomic(self.folder / record.path, ready.data)
             records[name] = record
         receipts.write_atomic(self.folder / receipts.receipt_file(chunk_id), Receipt(chunk_id, records).render())
         pending.unlink()
@@ -360,10 +363,10 @@ def _stack(frames: list[pd.DataFrame]) -> pd.DataFrame:
     # A match's rows sit together in one file in the order recorded; the running row number keeps that order.
     table["_row"] = range(len(table))
     table = table.sort_values(["cell", "replicate", "_row"], ignore_index=True)
-    return _settle_dtypes(table.drop(columns="_row"))
+    return settle_dtypes(table.drop(columns="_row"))
 
 
-def _settle_dtypes(table: pd.DataFrame) -> pd.DataFrame:
+def settle_dtypes(table: pd.DataFrame) -> pd.DataFrame:
     """One dtype per column whatever the chunking: a file in which a column happened to be empty stores it as
     null, which would otherwise turn the stacked column into ``object``. Text columns become ``str`` and number
     columns ``float64`` (missing values as NaN); mixed columns stay ``object`` with None for missing values."""

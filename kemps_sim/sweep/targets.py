@@ -23,10 +23,12 @@ import math
 import re
 from collections.abc import Mapping, Set
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pandas as pd
+from kemps_sim.results import ACCURACY_METRICS
 
-from kemps_sim.stats.rates import ACCURACY_METRICS, call_accuracy, win_rates
+if TYPE_CHECKING:  # pandas and the statistics load where a metric is measured, not with the constants below
+    import pandas as pd
 
 #: The confidence level of the intervals a targeted sweep narrows.
 CONFIDENCE = 0.95
@@ -104,6 +106,8 @@ def next_matches(n: int, halfwidth: float, target: float, cap: int) -> int:
 
 def measure(metric: str, tables: Mapping[str, pd.DataFrame], cell: str, below: int) -> tuple[float, float, float]:
     """The metric's value and interval in one cell over its replicates below ``below``."""
+    from kemps_sim.stats.rates import call_accuracy, win_rates
+
     parts = {}
     for name in metric_tables(metric):
         table = tables[name]
