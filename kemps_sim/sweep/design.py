@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy.stats import qmc
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.presets import load_rules
@@ -242,6 +241,8 @@ def sample_matrix(spec: SweepSpec) -> np.ndarray:
     if d == 0:
         return np.zeros((n, 0))
     if spec.design == "lhs":
+        from scipy.stats import qmc  # here, not at import: every sweep worker imports this module
+
         return qmc.LatinHypercube(d=d, rng=rng).random(n)
     return rng.random((n, d))  # row by row: more samples keep the first ones
 
