@@ -149,7 +149,8 @@ def _sweep_command(spec_path: Path, *extra: str) -> list[str]:
 
 def _wait_for_chunks(folder: Path, count: int, process: subprocess.Popen, limit: float = 120.0) -> None:
     deadline = time.monotonic() + limit
-    while len(list((folder / "matches").glob("chunk-*.parquet"))) < count:
+    # A chunk is finished once its receipt is written (after its table files), so receipts are what to count.
+    while len(list((folder / "receipts").glob("chunk-*.json"))) < count:
         assert process.poll() is None, "the sweep ended before it could be interrupted"
         assert time.monotonic() < deadline, "no chunk finished in time"
         time.sleep(0.05)
