@@ -32,24 +32,6 @@ from kemps_sim.stats._intervals import NAN, Estimate, newcombe_difference, wilso
 BOOTSTRAP_SEED = 20240601
 #: Resamples of the bootstraps and permutation tests (a permutation test with fewer arrangements is exact).
 RESAMPLES = 9999
-#: A p-value below this prints as ``p < 1e-6``.
-P_FLOOR = 1e-6
-#: What each test is called in a sentence.
-TEST_NAMES = {
-    "fisher_exact": "Fisher's exact test",
-    "welch_ttest": "Welch's t-test",
-    "rao_scott_chi2": "chi-square test with Rao–Scott correction for calls clustered in matches",
-    "paired_ttest": "paired t-test",
-    "sign_test": "exact sign test on the replicates (McNemar's exact test for one match each)",
-    "exact_permutation": "exact permutation test",
-    "match_permutation": "permutation test moving whole matches, bootstrap of matches",
-    "paired_permutation": "permutation test within pairs, bootstrap of pairs",
-}
-
-#: The seed behind every resampling here, mixed with a hash of the data: the same tables give the same answer.
-BOOTSTRAP_SEED = 20240601
-#: Resamples of the bootstraps and permutation tests (a permutation test with fewer arrangements is exact).
-RESAMPLES = 9999
 
 
 def _rng_keyword(function: Callable[..., Any]) -> str:
