@@ -53,6 +53,8 @@ class BaseAgent:
     """Defaults for the optional parts of the protocol; subclasses implement :meth:`decide`."""
 
     name = "base"
+    #: The game the policy plays (the registry and lineups check it): "kemps" here, "krepet" for Krepet agents.
+    game = "kemps"
 
     def start_match(self, seat: int, players: int, rng: np.random.Generator) -> None:
         self.seat = seat

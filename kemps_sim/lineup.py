@@ -14,7 +14,7 @@ from typing import Any
 
 from kemps_sim.agent import Agent, BaseAgent
 from kemps_sim.errors import ConfigError
-from kemps_sim.registry import agent_class, agent_info
+from kemps_sim.registry import agent_info, builtin_names
 from kemps_sim.seating import pair_of
 
 LineupLike = str | Sequence[str | BaseAgent | Callable[[], Agent]]
@@ -119,10 +119,15 @@ def entry_text(name: str, params: dict[str, Any]) -> str:
     return name if not params else f"{name}({', '.join(f'{k}={v!r}' for k, v in params.items())})"
 
 
-def make_factory(name: str, params: dict[str, Any]) -> AgentFactory:
-    """A factory for a registered agent with hyperparameters, checked now rather than at the first deal."""
-    cls = agent_class(name)
-    parameters = agent_info(name).parameters
+def make_factory(name: str, params: dict[str, Any], game: str = "kemps") -> AgentFactory:
+    """A factory for a registered agent of ``game`` with hyperparameters, checked now rather than at the first
+    deal."""
+    info = agent_info(name)
+    if info.game != game:
+        raise ConfigError(f"lineup agent {name!r}: plays {info.game}, not {game}; built-in {game} agents are "
+                          f"{', '.join(builtin_names(game))}")
+    cls = info.factory
+    parameters = info.parameters
     for key in params:
         if key not in parameters:
             listed = ", ".join(f"{p}={v!r}" for p, v in parameters.items()) or "none"
@@ -137,16 +142,18 @@ def make_factory(name: str, params: dict[str, Any]) -> AgentFactory:
     return lambda: cls(**params)
 
 
-def resolve_lineup(lineup: LineupLike, players: int) -> list[tuple[str, AgentFactory]]:
-    """One (display name, factory) per seat."""
+def resolve_lineup(lineup: LineupLike, players: int, game: str = "kemps") -> list[tuple[str, AgentFactory]]:
+    """One (display name, factory) per seat, every agent one that plays ``game``."""
     entries: list[Any] = split_lineup(lineup) if isinstance(lineup, str) else list(lineup)
     resolved: list[tuple[str, AgentFactory]] = []
     for entry in entries:
         if isinstance(entry, str):
             name, params = parse_entry(entry)
             label = entry_text(name, params)
-            resolved.append((label, make_factory(name, params)))
+            resolved.append((label, make_factory(name, params, game)))
         elif isinstance(entry, BaseAgent):
+            if getattr(entry, "game", "kemps") != game:
+                raise ConfigError(f"lineup entry {entry!r}: plays {getattr(entry, 'game', 'kemps')}, not {game}")
             resolved.append((repr(entry), entry.clone))
         elif callable(entry):
             resolved.append((getattr(entry, "name", getattr(entry, "__name__", "agent")), entry))

@@ -28,6 +28,9 @@ from kemps_sim.errors import ConfigError
 GROUP = "kemps_sim.agents"
 BUILT_IN = "built-in"
 _NAME = re.compile(r"[A-Za-z_][\w\-]*")  # what a lineup entry can name (kemps_sim.lineup)
+#: The games an agent can play (its ``game`` attribute; none means Kemps) and the methods each game calls.
+GAME_METHODS: dict[str, tuple[str, ...]] = {"kemps": ("decide", "start_match", "choose_signal"),
+                                            "krepet": ("decide", "start_match", "habits", "calls")}
 
 
 class FactoryAgent:
@@ -66,6 +69,7 @@ class AgentInfo:
     reasoning: str = ""  # how the policy decides: its class docstring (a factory's own docstring)
     sources: tuple[str, ...] = ()  # the rule sources its heuristics come from ("000" to "004"), if it names them
     details: str = ""  # the longer account: the docstring of the module the policy lives in
+    game: str = "kemps"  # the game it plays: "kemps" or "krepet" (an agent's ``game`` attribute)
 
 
 @dataclass(frozen=True)
@@ -91,12 +95,13 @@ class _Registry:
 
 def builtin_classes() -> tuple[type[BaseAgent], ...]:
     """The built-in policy classes in their stable order: ``kemps_sim_agents.BUILTINS`` (the repository's
-    ``agents/`` folder, installed under an import name of this project's own) when the package exports it."""
+    ``agents/`` folder, installed under an import name of this project's own) when the package exports it, then
+    its Krepet agents, ``KREPET_BUILTINS``."""
     import kemps_sim_agents
 
     builtins = getattr(kemps_sim_agents, "BUILTINS", None)
     if builtins is not None:
-        return tuple(builtins)
+        return tuple(builtins) + tuple(getattr(kemps_sim_agents, "KREPET_BUILTINS", ()))
     from kemps_sim_agents.collector import Collector
     from kemps_sim_agents.random_agent import RandomAgent
 
@@ -140,6 +145,11 @@ def agent_info(name: str) -> AgentInfo:
 def agent_class(name: str) -> AgentClass:
     """The class (or factory adapter) registered under ``name``, or a one-line error listing what exists."""
     return agent_info(name).factory
+
+
+def builtin_names(game: str) -> list[str]:
+    """The built-in agents that play ``game``, in their order."""
+    return [name for name, info in _builtins().items() if info.game == game]
 
 
 def known_names() -> list[str]:
@@ -252,11 +262,15 @@ def _describe(name: str, obj: Any, origin: str, target: str) -> AgentInfo:
         agent = factory()
     except Exception as exc:
         raise _NotAnAgent(f"building it without arguments raised {type(exc).__name__}: {exc}") from None
-    missing = [m for m in ("decide", "start_match", "choose_signal") if not callable(getattr(agent, m, None))]
+    game = getattr(agent, "game", "kemps")
+    if game not in GAME_METHODS:
+        raise _NotAnAgent(f"it built {type(agent).__name__!s} with game = {game!r}; allowed: "
+                          f"{', '.join(GAME_METHODS)}")
+    missing = [m for m in GAME_METHODS[game] if not callable(getattr(agent, m, None))]
     if missing:
         raise _NotAnAgent(f"it built {type(agent).__name__!s} without {', '.join(m + '()' for m in missing)}")
     return AgentInfo(name, _one_line(obj, agent), defaults, origin, target, factory, _reasoning(obj, agent),
-                     _sources(obj, agent), _details(obj, agent))
+                     _sources(obj, agent), _details(obj, agent), game)
 
 
 def _keyword_params(obj: Callable[..., Any]) -> tuple[str, ...]:

@@ -27,65 +27,35 @@ changes only between interpreter runs) is not seen; the livelock check sees only
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from kemps_sim.agent import Agent, BaseAgent
+from kemps_sim.conformance import (
+    BUILD,
+    CRASH,
+    DETERMINISM,
+    LIVELOCK,
+    ConformanceError,
+    ConformanceReport,
+    Failure,
+    first_difference,
+    livelocked,
+)
 from kemps_sim.engine import EngineConfig, MatchResult, simulate_match
 from kemps_sim.errors import ConfigError
 from kemps_sim.lineup import make_factory, parse_entry
 from kemps_sim.presets import load_rules, preset_names
+from kemps_sim.registry import agent_info
 from kemps_sim.results import EndReason
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome
 
 AgentLike = str | type | BaseAgent | Callable[[], Agent]
-
-CRASH, DETERMINISM, LIVELOCK, BUILD = "legal intents, no crash", "determinism", "livelock", "construction"
-
-
-@dataclass(frozen=True)
-class Failure:
-    """One failed check: which check, where (preset, players, seed, lineup) and what happened."""
-
-    check: str
-    where: str
-    detail: str
-
-    def line(self) -> str:
-        return f"[{self.check}] {self.where}: {self.detail}"
-
-
-class ConformanceError(AssertionError):
-    """An agent failed the conformance check; the message lists every failure, one per line."""
-
-    def __init__(self, agent: str, failures: Sequence[Failure], matches: int = 0) -> None:
-        self.agent = agent
-        self.failures = tuple(failures)
-        head = f"agent {agent} failed {len(self.failures)} conformance check(s)"
-        super().__init__(head + (f" in {matches} matches" if matches else "") + ":\n"
-                         + "\n".join(f"- {f.line()}" for f in self.failures))
-
-
-@dataclass(frozen=True)
-class ConformanceReport:
-    """What a passed check played: matches, rounds, timeouts per lineup, and the wall time it took."""
-
-    agent: str
-    matches: int
-    rounds: int
-    timeouts: int  # rounds ending in timeout with the agent in one pair against the opponents
-    baseline_timeouts: int  # ... with the opponents in every seat, on the same deals
-    self_play_timeouts: int  # ... with the agent in every seat (reported, not judged)
-    seconds: float
-    livelock: dict[str, tuple[int, int, int, int]] = field(default_factory=dict)  # preset: (a_to, a_n, b_to, b_n)
-
-    def __str__(self) -> str:
-        return (f"agent {self.agent}: {self.matches} matches, {self.rounds} rounds in {self.seconds:.1f} s; "
-                f"timeouts in one pair {self.timeouts}, baseline {self.baseline_timeouts}, "
-                f"every seat {self.self_play_timeouts}")
-
+_livelocked = livelocked  # the name the tests of the tolerance use
+__all__ = ["BUILD", "CRASH", "DETERMINISM", "LIVELOCK", "ConformanceError", "ConformanceReport", "Failure",
+           "check_agent", "game_of", "resolve_agent"]
 
 class _Seat:
     """A named zero-argument factory: the engine labels the seats with ``name`` in its error messages."""
@@ -98,11 +68,11 @@ class _Seat:
         return self._build()
 
 
-def resolve_agent(agent: AgentLike) -> _Seat:
+def resolve_agent(agent: AgentLike, game: str = "kemps") -> _Seat:
     """A named factory from a registered name, a lineup entry ``"name(p=1)"``, a class, an agent or a callable."""
     if isinstance(agent, str):
         name, params = parse_entry(agent)
-        return _Seat(agent.strip(), make_factory(name, params))
+        return _Seat(agent.strip(), make_factory(name, params, game))
     if isinstance(agent, BaseAgent):
         return _Seat(repr(agent), agent.clone)
     if callable(agent):
@@ -114,6 +84,13 @@ def resolve_agent(agent: AgentLike) -> _Seat:
                       "'watcher(threshold=0.9)', an agent, or a zero-argument factory")
 
 
+def game_of(agent: AgentLike) -> str:
+    """The game an agent plays: its registered ``game`` for a name or lineup entry, else its ``game`` attribute."""
+    if isinstance(agent, str):
+        return agent_info(parse_entry(agent)[0]).game
+    return getattr(agent, "game", "kemps")
+
+
 def check_agent(factory: AgentLike, *, presets: Iterable[str] | None = None, players: Iterable[int] = (4, 6, 8),
                 seeds: Iterable[int] = range(2), opponents: AgentLike = "collector", max_rounds: int = 3,
                 max_round_seconds: float = 60.0) -> ConformanceReport:
@@ -123,7 +100,16 @@ def check_agent(factory: AgentLike, *, presets: Iterable[str] | None = None, pla
     in pair 0 against ``opponents`` in the other pairs (crash and livelock, judged per preset against a table
     of ``opponents`` only). Each match runs under ``EngineConfig(strict=True, decide_timeout=5.0)`` with the
     given caps. Returns a :class:`ConformanceReport` when everything passes.
+
+    A Krepet agent (``game = "krepet"``) is checked on Krepet games instead, against ``greedy`` unless other
+    ``opponents`` are named (:mod:`kemps_sim.krepet.conformance`; ``players`` does not apply).
     """
+    game = game_of(factory)
+    if game == "krepet":  # the same promises, checked on Krepet games (kemps_sim.krepet.conformance)
+        from kemps_sim.krepet.conformance import check_krepet_agent
+
+        return check_krepet_agent(resolve_agent(factory, game), presets=presets, seeds=seeds,
+                                  opponents=opponents if opponents != "collector" else "greedy")
     started = time.perf_counter()
     presets, players, seeds = tuple(preset_names() if presets is None else presets), tuple(players), tuple(seeds)
     if not (presets and players and seeds):
@@ -170,7 +156,7 @@ def check_agent(factory: AgentLike, *, presets: Iterable[str] | None = None, pla
                 if lost:
                     timed_out.append(f"{n} players seed {seed} round(s) {', '.join(lost)}")
         livelock[preset] = (tally[0], tally[1], tally[2], tally[3])
-        if _livelocked(*tally):
+        if livelocked(*tally):
             failures.append(Failure(
                 LIVELOCK, f"{preset}, agent in pair 0 against {opponent_label}",
                 f"{tally[0]} of {tally[1]} rounds hit the round cap (max_round_seconds={max_round_seconds}) against "
@@ -226,38 +212,16 @@ def _timeouts(result: MatchResult | _Crashed) -> int:
     return sum(r.outcome == Outcome.TIMEOUT for r in result.rounds)
 
 
-def _livelocked(a_timeouts: int, a_rounds: int, b_timeouts: int, b_rounds: int) -> bool:
-    """The tolerance of the module docstring: finished share below half the baseline's, by two rounds or more."""
-    if not a_rounds or not b_rounds or b_timeouts == b_rounds:
-        return False
-    a_finished, b_finished = 1 - a_timeouts / a_rounds, 1 - b_timeouts / b_rounds
-    excess = a_timeouts - a_rounds * b_timeouts / b_rounds
-    return a_finished < b_finished / 2 and excess >= 2
-
-
 def _difference(first: MatchResult | _Crashed, again: MatchResult | _Crashed) -> str | None:
     """Where two plays of the same match first differ, or None if they are identical."""
     if first.error != again.error:
         return f"the same match played twice ended differently: {first.error!r} then {again.error!r}"
     a, b = [r.trace for r in first.rounds], [r.trace for r in again.rounds]
     for index, (x, y) in enumerate(zip(a, b, strict=False)):
-        for position, (e, f) in enumerate(zip(x, y, strict=False)):
-            if not _same(e, f):
-                return (f"the same match played twice differed in round {index}, event {position}: "
-                        f"{_short(e)} then {_short(f)}")
-        if len(x) != len(y):
-            return f"the same match played twice differed in round {index}: {len(x)} events then {len(y)}"
+        found = first_difference(x, y)
+        if found is not None:
+            return f"the same match played twice differed in round {index}, {found}"
     if len(a) != len(b) or first.end_reason != again.end_reason:
         return (f"the same match played twice lasted {len(a)} round(s) ({first.end_reason}) then {len(b)} "
                 f"({again.end_reason})")
     return None
-
-
-def _same(e: Any, f: Any) -> bool:
-    """Equal events; the repr settles events holding NaN, which never equals itself."""
-    return e == f or repr(e) == repr(f)
-
-
-def _short(event: Any, limit: int = 160) -> str:
-    text = repr(event)
-    return text if len(text) <= limit else text[:limit - 3] + "..."

@@ -23,7 +23,7 @@ from kemps_sim.testing import ConformanceError, ConformanceReport, _livelocked, 
 from tests.plugin_fixture.kemps_test_plugin import TesterAgent as PluginAgent  # not Test*: pytest would collect it
 
 SMALL = dict(presets=("standard", "kems", "german"), players=(4, 6), seeds=range(1), max_rounds=2)
-BUILTINS = [info.name for info in registry.list_agents() if info.origin == "built-in"]
+BUILTINS = [info.name for info in registry.list_agents() if info.origin == "built-in" and info.game == "kemps"]
 
 
 @pytest.mark.parametrize("name", BUILTINS)

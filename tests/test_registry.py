@@ -175,8 +175,9 @@ def test_agents_command_json(plugin_env, capsys):
     assert agents["tester"] == {"name": "tester", "description": by_name()["tester"].description,
                                 "parameters": {"patience": 1.5, "resignal": 3.0}, "origin": "kemps_test_plugin",
                                 "target": "kemps_test_plugin:TesterAgent",
-                                "reasoning": by_name()["tester"].reasoning, "sources": []}
+                                "reasoning": by_name()["tester"].reasoning, "sources": [], "game": "kemps"}
     assert agents[first_builtin()]["origin"] == "built-in"
+    assert agents["greedy"]["game"] == "krepet" and agents["greedy"]["sources"] == ["002"]
     problems = {e["name"]: e for e in data["plugin_errors"]}
     assert problems["broken"]["problem"].startswith("failed to load: ModuleNotFoundError")
     assert problems["broken"]["distribution"] == "kemps_test_plugin"

@@ -41,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for info in agents:
         print(f"{info.name}  [{info.origin}]")
+        if info.game != "kemps":
+            print(f"    plays {info.game} (kemps-sim play --game {info.game})")
         if info.description:
             print(f"    {info.description}")
         if info.reasoning and info.reasoning.splitlines()[0] != info.description:
@@ -66,6 +68,8 @@ def _one(name: str, as_json: bool) -> int:
         print(json.dumps(_as_json(info, full=True), indent=2, ensure_ascii=False, default=repr))
         return 0
     print(f"{info.name}  [{info.origin}]  {info.target}")
+    if info.game != "kemps":
+        print(f"    plays {info.game} (kemps-sim play --game {info.game})")
     if info.description:
         print(f"    {info.description}")
     for title, text in (("How it reasons", info.reasoning), ("In detail", info.details)):
@@ -81,8 +85,10 @@ def _one(name: str, as_json: bool) -> int:
 
 def sources_text(sources: tuple[str, ...]) -> str:
     """Source ids with what they are: ``004 (English rules with the worked game; the default)``."""
+    from kemps_sim.krepet.presets import PRESETS as KREPET_PRESETS
+
     titles = {}
-    for preset in PRESETS.values():
+    for preset in (*PRESETS.values(), *KREPET_PRESETS.values()):
         titles.setdefault(preset.source, f"{preset.title}: preset {preset.name}")
     return "; ".join(f"{s} ({titles[s]})" if s in titles else s for s in sources)
 
@@ -99,7 +105,7 @@ def _params_text(info: AgentInfo) -> str:
 def _as_json(info: AgentInfo, full: bool = False) -> dict[str, Any]:
     data = {"name": info.name, "description": info.description, "parameters": info.parameters,
             "origin": info.origin, "target": info.target, "reasoning": info.reasoning,
-            "sources": list(info.sources)}
+            "sources": list(info.sources), "game": info.game}
     if full:
         data["details"] = info.details
     return data

@@ -21,14 +21,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``play`` sub-command."""
     p = sub.add_parser("play", help="play one match and print what happened",
                        description="Play one match in simulated real time and print a play-by-play. Rounds "
-                                   "are numbered from 1 everywhere: in the play-by-play, in --round and in --json.")
+                                   "are numbered from 1 everywhere: in the play-by-play, in --round and in --json. "
+                                   "With --game krepet, one game of Krepet (two players) instead.")
+    p.add_argument("--game", choices=("kemps", "krepet"), default="kemps",
+                   help="the game: kemps (default) or krepet, the two-player racing patience with its call")
     p.add_argument("--rules", default=None, metavar="PRESET|FILE.toml",
-                   help="a preset (" + ", ".join(preset_names()) + ") or a TOML rules file; default standard")
+                   help="a preset (" + ", ".join(preset_names()) + "; for krepet: wikibooks) or a TOML rules "
+                        "file; default standard (krepet: wikibooks)")
     p.add_argument("--players", type=int, default=None, help="number of players (even, 4 to 12)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KNOB=VALUE",
                    help="override one rule knob (repeatable)")
-    p.add_argument("--lineup", default="collector",
-                   help='agents by seat or pair, e.g. "collector,random(p_swap=0.3)" (default: collector)')
+    p.add_argument("--lineup", default=None,
+                   help='agents by seat or pair, e.g. "collector,random(p_swap=0.3)" (default: collector; for '
+                        'krepet one agent for both players or one each, e.g. "greedy,lookout(attention=0.9)", '
+                        'default greedy)')
     p.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
     p.add_argument("--max-round-seconds", type=float, default=None, help="liveness cap per round (default 600)")
     p.add_argument("--fidgets", action="store_true", help="also print fidgets nobody noticed")
@@ -50,6 +56,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the match and print it."""
+    if args.game == "krepet":
+        from kemps_sim.cli.play_krepet import run_krepet
+
+        return run_krepet(args)
     overrides = parse_overrides(args.overrides)
     if args.players is not None:
         overrides["players"] = args.players
@@ -59,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     timeline = check_timeline(args.timeline, args.round_number)
     config = EngineConfig() if args.max_round_seconds is None else EngineConfig(
         max_round_seconds=args.max_round_seconds)
-    result = simulate_match(rules, args.lineup, seed=args.seed, config=config)
+    result = simulate_match(rules, args.lineup or "collector", seed=args.seed, config=config)
     round_number = 1 if args.round_number is None else args.round_number
     played = len(result.rounds)
     if timeline is not None and round_number > played:  # known only now, but before any output

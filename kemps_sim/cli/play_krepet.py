@@ -1,0 +1,72 @@
+"""``kemps-sim play --game krepet``: one Krepet game on the clock, as a play-by-play, as JSON, or as its result."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from kemps_sim.cards import card_name
+from kemps_sim.cli.rules import parse_overrides
+from kemps_sim.errors import ConfigError
+
+DEFAULT_LINEUP = "greedy"
+
+
+def run_krepet(args: argparse.Namespace) -> int:
+    """Play the game and print it; options that only mean something in Kemps are refused in one line."""
+    from kemps_sim.krepet.narrate import narrate, summary_lines
+    from kemps_sim.krepet.presets import load_krepet_rules
+    from kemps_sim.krepet.realtime import play_krepet
+
+    for flag, value in (("--players", args.players), ("--timeline", args.timeline), ("--round", args.round_number),
+                        ("--max-round-seconds", args.max_round_seconds)):
+        if value is not None:
+            raise ConfigError(f"{flag} {value}: not used with --game krepet (two players, one game, no rounds)")
+    if args.fidgets:
+        raise ConfigError("--fidgets: not used with --game krepet (its watcher looks at moves, not gestures)")
+    if args.seed < 0:
+        raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
+    rules = load_krepet_rules(_rules_spec(args.rules), **parse_overrides(args.overrides))
+    result = play_krepet(rules, args.lineup or DEFAULT_LINEUP, seed=args.seed)
+    if args.json:
+        print(json.dumps(as_json(result), ensure_ascii=False))
+    elif args.quiet:
+        for line in summary_lines(result):
+            print(line)
+        print("winner: " + ("none (a draw)" if result.winner is None else f"player {result.winner}")
+              + f" ({result.reason})")
+    else:
+        for line in narrate(result):
+            print(line)
+    return 0
+
+
+def _rules_spec(rules: str | None) -> Any:
+    """A Krepet preset name, or a TOML file of knobs (which may name a ``preset``)."""
+    if rules is None or not rules.lower().endswith(".toml"):
+        return rules
+    path = Path(rules)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"--rules {rules}: cannot read the file ({(exc.strerror or str(exc)).lower()})") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"--rules {rules}: not valid TOML ({exc})") from None
+
+
+def as_json(result: Any) -> dict[str, Any]:
+    """The game as JSON-ready data: rules, agents, how it ended, and every event (``card_name`` beside cards)."""
+    events = []
+    for event in result.trace:
+        data = {"event": type(event).__name__, **dataclasses.asdict(event)}
+        if data.get("card", -1) >= 0:
+            data["card_name"] = card_name(data["card"])
+        events.append(data)
+    return {"game": "krepet", "seed": result.seed, "rules": result.rules.as_dict(), "agents": list(result.names),
+            "reason": result.reason, "winner": result.winner, "cards_left": list(result.cards_left),
+            "moves": result.moves, "turns": result.turns, "duration": result.duration, "error": result.error,
+            "summary": result.summary(), "events": events}
