@@ -47,7 +47,9 @@ COMPARE_METRICS = ("win_rate", *ACCURACY_METRICS, "four_to_call_median", "letter
 #: The tables made from every match (see :mod:`kemps_sim.records`), in the order they are written.
 MATCH_TABLES = ("pairs", "rounds", "calls", "fours")
 #: Every table a sweep stores: the match tables, the optional events table and one row per match.
-SWEEP_TABLES = (*MATCH_TABLES, "events", "matches")
+#: A Krepet sweep's own tables beside matches, pairs (one row per player) and calls.
+KREPET_TABLES = ("misses", "moves")
+SWEEP_TABLES = (*MATCH_TABLES, *KREPET_TABLES, "events", "matches")
 
 
 @dataclass(frozen=True)

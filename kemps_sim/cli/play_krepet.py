@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import tomllib
-from pathlib import Path
 from typing import Any
 
 from kemps_sim.cards import card_name
@@ -19,7 +17,7 @@ DEFAULT_LINEUP = "greedy"
 def run_krepet(args: argparse.Namespace) -> int:
     """Play the game and print it; options that only mean something in Kemps are refused in one line."""
     from kemps_sim.krepet.narrate import narrate, summary_lines
-    from kemps_sim.krepet.presets import load_krepet_rules
+    from kemps_sim.krepet.presets import load_krepet_rules, rules_source
     from kemps_sim.krepet.realtime import play_krepet
 
     for flag, value in (("--players", args.players), ("--timeline", args.timeline), ("--round", args.round_number),
@@ -30,7 +28,7 @@ def run_krepet(args: argparse.Namespace) -> int:
         raise ConfigError("--fidgets: not used with --game krepet (its watcher looks at moves, not gestures)")
     if args.seed < 0:
         raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
-    rules = load_krepet_rules(_rules_spec(args.rules), **parse_overrides(args.overrides))
+    rules = load_krepet_rules(rules_source(args.rules), **parse_overrides(args.overrides))
     result = play_krepet(rules, args.lineup or DEFAULT_LINEUP, seed=args.seed)
     if args.json:
         print(json.dumps(as_json(result), ensure_ascii=False))
@@ -43,19 +41,6 @@ def run_krepet(args: argparse.Namespace) -> int:
         for line in narrate(result):
             print(line)
     return 0
-
-
-def _rules_spec(rules: str | None) -> Any:
-    """A Krepet preset name, or a TOML file of knobs (which may name a ``preset``)."""
-    if rules is None or not rules.lower().endswith(".toml"):
-        return rules
-    path = Path(rules)
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"--rules {rules}: cannot read the file ({(exc.strerror or str(exc)).lower()})") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"--rules {rules}: not valid TOML ({exc})") from None
 
 
 def as_json(result: Any) -> dict[str, Any]:

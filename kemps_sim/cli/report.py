@@ -179,6 +179,8 @@ def print_summary(folder: str | Path, by: str | None = None, csv: str | None = N
 
     results = results or load_folder(folder, tables=False)
     target = Path(csv) if csv else Path(folder) / SUMMARY_CSV
+    if game_of(results.manifest) == "krepet":
+        return _krepet_summary(folder, by, target, results, confidence, skip_damaged)
     if not results.tables:
         if streamable(_by(by, results.params), results.params):
             summary = summarise_folder(folder, _by(by, results.params), confidence,
@@ -192,6 +194,44 @@ def print_summary(folder: str | Path, by: str | None = None, csv: str | None = N
     table = stats.summary_table(tables or with_scoring(results), by=columns, confidence=confidence)
     agents = {pair: tuple(names) for pair, names in results["pairs"].groupby("pair")["agents"].unique().items()}
     _show(table, target, agents, len(results["matches"]), results.failures, confidence)
+    return results
+
+
+def game_of(manifest: Mapping[str, Any]) -> str:
+    """The game a results folder's sweep played (its spec's ``sweep.game``; Kemps if none is named)."""
+    sweep = (manifest.get("spec") or {}).get("sweep") or {}
+    return str(sweep.get("game", "kemps"))
+
+
+#: The tables a Krepet summary reads (its moves table is not needed).
+KREPET_SUMMARY_TABLES = ("matches", "pairs", "misses", "calls")
+
+
+def _krepet_summary(folder: str | Path, by: str | None, target: Path, results: SweepResults, confidence: float,
+                    skip_damaged: bool) -> SweepResults:
+    """Print and write the summary of a Krepet sweep (:mod:`kemps_sim.krepet.stats`). Its tables are small (a few
+    rows a game besides the moves), so they are loaded rather than streamed."""
+    from kemps_sim import stats
+    from kemps_sim.krepet.stats import LEGEND, krepet_summary
+    from kemps_sim.sweep import load_results
+
+    if not results.tables:
+        results = load_results(folder, tables=KREPET_SUMMARY_TABLES, skip_damaged=skip_damaged)
+        if results["matches"].empty:
+            raise ConfigError(f"results folder {str(folder)!r}: holds no finished matches yet")
+        _warn_skipped(results.skipped)
+    columns = check_by(by, results.params, results["pairs"].columns)
+    table = krepet_summary(results.tables, by=columns, confidence=confidence)
+    if not target.parent.is_dir():
+        raise ConfigError(f"--csv {str(target)!r}: the folder {str(target.parent)!r} does not exist")
+    table.to_csv(target, index=False)
+    print(stats.format_summary(table))
+    agents = results["pairs"].groupby("pair")["agents"].unique()
+    if all(len(names) == 1 for names in agents):
+        print("players: " + ", ".join(f"{p} = {names[0]}" for p, names in agents.items()))
+    print(textwrap.fill(LEGEND + f". Intervals are {100 * confidence:g}% confidence intervals.", width=118))
+    print(f"{len(results['matches'])} games" + (f", {results.failures} failed" if results.failures else "")
+          + f"; table written to {target}")
     return results
 
 

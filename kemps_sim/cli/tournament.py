@@ -1,4 +1,5 @@
-"""``kemps-sim tournament``: a round robin between pair strategies, rated by Bradley–Terry with intervals.
+"""``kemps-sim tournament``: a round robin between pair strategies (or Krepet players, ``--game krepet``), rated by
+Bradley–Terry with intervals.
 
 Every two strategies meet in both seatings (pair 0 and pair 1 swapped), as cells of an ordinary sweep: the
 tournament runs on the same executors, resumes the same way, and its folder can be reported like any sweep. The
@@ -36,7 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("strategies", nargs="+", metavar="STRATEGY",
                    help='agent specs, e.g. collector "watcher(threshold=0.9)" bluffer')
     p.add_argument("--matches", type=int, default=50, help="matches per seating of each pairing (default 50)")
-    p.add_argument("--rules", default="standard", metavar="PRESET|FILE.toml", help="the rules (default standard)")
+    p.add_argument("--game", choices=("kemps", "krepet"), default="kemps",
+                   help="the game: kemps (pairs, four players; default) or krepet (two players, one per chair)")
+    p.add_argument("--rules", default=None, metavar="PRESET|FILE.toml",
+                   help="the rules (default standard; for krepet wikibooks)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KNOB=VALUE",
                    help="override one rule knob (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="the master seed (default 0)")
@@ -71,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     from kemps_sim.sweep.tournament import tournament_spec  # deferred: the sweep package loads pandas and SciPy
 
     spec = tournament_spec(list(args.strategies), args.matches, args.rules, parse_overrides(args.overrides),
-                           args.seed, args.output)
+                           args.seed, args.output, args.game)
     done = run_sweep(spec, workers=1 if args.serial else args.workers, scheduler=args.scheduler,
                      extend=args.extend, progress=not args.no_progress)
     print(f"{done.folder}: {done.already_done + done.ran} of {done.planned} matches stored "

@@ -7,7 +7,9 @@ come from :func:`load_krepet_rules` (a preset name, a mapping of knobs maybe nam
 
 from __future__ import annotations
 
+import tomllib
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from kemps_sim.errors import ConfigError
@@ -108,3 +110,16 @@ def origins(name: str = DEFAULT_PRESET) -> dict[str, str]:
     """Where each knob's value in a preset comes from, one line per knob (as ``kemps-sim rules`` prints Kemps')."""
     preset = get_preset(name)
     return {knob: preset.origin(knob) for knob in preset.knobs}
+
+
+def rules_source(text: str | None) -> str | dict[str, Any] | None:
+    """What the command line's ``--rules`` names: a preset name as it is, or the knobs of a TOML file (which may
+    name a ``preset``), read with a one-line error if the file cannot be read."""
+    if text is None or not text.lower().endswith(".toml"):
+        return text
+    try:
+        return tomllib.loads(Path(text).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"--rules {text}: cannot read the file ({(exc.strerror or str(exc)).lower()})") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"--rules {text}: not valid TOML ({exc})") from None

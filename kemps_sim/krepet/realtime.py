@@ -22,7 +22,6 @@ each player's timings, perception and lapses, each a stream of its own.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Generator
 from dataclasses import dataclass
 from typing import Any
@@ -232,14 +231,12 @@ class KrepetSim:
             return
         if s.to_move == watcher.index:  # the turn has passed to the caller: the call is about nothing
             self.trace.append(CallHeard(env.now, watcher.index, started, False, "too_late" if real else
-                                        "false_alarm", 0, math.nan))
+                                        "false_alarm", ()))
             return
-        pending = len(s.pending)
-        first = min((self.miss_times[i] for i in s.pending), default=math.nan)
+        caught = tuple(sorted(self.miss_times[i] for i in s.pending))
         right = call_krepet(s, watcher.index)
         verdict = "right" if right else "too_late" if real else "false_alarm"
-        self.trace.append(CallHeard(env.now, watcher.index, started, right, verdict, pending if right else 0,
-                                    first if right else math.nan))
+        self.trace.append(CallHeard(env.now, watcher.index, started, right, verdict, caught if right else ()))
         if right and self.mover.is_alive:
             self.mover.interrupt("Krepet!")
 

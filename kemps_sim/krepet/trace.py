@@ -8,6 +8,7 @@ from it alone.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 
@@ -72,8 +73,17 @@ class CallHeard:
     started: float
     right: bool
     verdict: str
-    caught: int  # misses the call caught (0 unless right)
-    miss_at: float  # when the first miss it caught landed (NaN unless right): the call's latency is time - miss_at
+    caught_times: tuple[float, ...]  # when each miss it caught landed (empty unless right)
+
+    @property
+    def caught(self) -> int:
+        """How many misses the call caught."""
+        return len(self.caught_times)
+
+    @property
+    def miss_at(self) -> float:
+        """When the first miss it caught landed (NaN unless right): the call's latency is ``time - miss_at``."""
+        return min(self.caught_times) if self.caught_times else math.nan
 
 
 @dataclass(frozen=True)

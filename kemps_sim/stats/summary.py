@@ -25,7 +25,7 @@ FAILURES = FAILED_END_REASONS
 _ACCURACY = ("kemps_precision", "stop_precision", "conversion_kemps", "conversion_stolen")
 #: The suffixes of an estimate's interval columns: ``X_ci_low`` and ``X_ci_high`` bound column ``X``.
 _CI = ("_ci_low", "_ci_high")
-_SHARE = re.compile(r"(win_rate|precision|conversion)")
+_SHARE = re.compile(r"(win_rate|precision|conversion|_share)")
 #: How many calls of each outcome: right and wrong Kemps (Double Kemps included), right and wrong Stop Kemps.
 _CALL_COUNTS = ("kemps_right_calls", "kemps_wrong_calls", "stop_right_calls", "stop_wrong_calls")
 #: The printed table shows the four counts as one column, ``right/wrong Kemps / right/wrong Stop Kemps``.

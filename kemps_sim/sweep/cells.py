@@ -3,7 +3,8 @@
 An axis name says where its value goes: ``rules`` (the preset or rules file), ``rules.KNOB`` or ``players`` (a rule
 knob), ``lineup``, ``profile.FIELD[.PARAM]`` (every seat) or ``pairN.profile.FIELD[.PARAM]`` (pair N's seats),
 ``agent.PARAM`` (every agent that has that hyperparameter) or ``pairN.agent.PARAM`` (pair N's agent), and
-``engine.SETTING``.
+``engine.SETTING``. A Krepet sweep has players instead of pairs (``playerN.profile...``, ``playerN.agent.PARAM``),
+its own rule knobs, and the settings of :class:`~kemps_sim.krepet.realtime.KrepetConfig` as ``engine.SETTING``.
 
 Layering: built on :mod:`kemps_sim.sweep.design` (the parsed spec and its cells); the parsing in
 :mod:`kemps_sim.sweep.spec` calls :func:`check_cells`, and this module never imports it.
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from kemps_sim.engine import EngineConfig
@@ -31,52 +32,41 @@ from kemps_sim.sweep.design import Cell, SweepSpec, design_cells
 AXIS_FORMS = ("rules", "rules.KNOB", "players", "lineup", "profile.FIELD[.PARAM]", "pairN.profile.FIELD[.PARAM]",
               "agent.PARAM", "pairN.agent.PARAM", "engine.SETTING")
 _PAIR = re.compile(r"^pair(\d+)\.(profile|agent)\.(.+)$")
+_PLAYER = re.compile(r"^player(\d+)\.(profile|agent)\.(.+)$")
+#: Where an axis name may point in a Krepet sweep.
+KREPET_AXIS_FORMS = ("rules", "rules.KNOB", "lineup", "profile.FIELD[.PARAM]", "playerN.profile.FIELD[.PARAM]",
+                     "agent.PARAM", "playerN.agent.PARAM", "engine.SETTING")
 #: At most this many cell problems are listed; the rest are counted.
 MAX_CELL_PROBLEMS = 12
 
 
 @dataclass(frozen=True)
 class CellPlan:
-    """Everything a worker needs to play a cell's matches; plain picklable values."""
+    """Everything a worker needs to play a cell's matches; plain picklable values (for a Krepet cell the rules are
+    :class:`~kemps_sim.krepet.rules.KrepetRules` and the config a :class:`~kemps_sim.krepet.realtime.KrepetConfig`)."""
 
     cell: Cell
-    rules: Rules
+    rules: Rules | Any
     lineup: str
     profiles: tuple[PlayerProfile, ...]
-    config: EngineConfig
+    config: EngineConfig | Any
+    game: str = "kemps"
 
 
 def plan_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
     """The cell's set-up: the spec's base with the cell's parameters applied; a bad value is a ConfigError."""
+    if spec.game == "krepet":
+        return _plan_krepet_cell(spec, cell)
     base = spec.base
     params = cell.as_dict()
     rule_overrides = spec.base_rule_overrides()
-    profile_all: dict[str, Any] = {}
-    profile_pair: dict[int, dict[str, Any]] = {}
-    agent_all: dict[str, Any] = {}
-    agent_pair: dict[int, dict[str, Any]] = {}
-    engine: dict[str, Any] = dict(base.get("engine") or {})
-    for name, value in params.items():
-        head, _, rest = name.partition(".")
-        pair = _PAIR.match(name)
-        if name in ("rules", "lineup"):
-            continue
-        if name == "players":
-            rule_overrides["players"] = value
-        elif head == "rules" and rest:
-            rule_overrides[rest] = value
-        elif head == "profile" and rest:
-            profile_all[rest] = value
-        elif head == "agent" and rest and "." not in rest:
-            agent_all[rest] = value
-        elif head == "engine" and rest:
-            engine[rest] = value
-        elif pair and pair.group(2) == "profile":
-            profile_pair.setdefault(int(pair.group(1)), {})[pair.group(3)] = value
-        elif pair and "." not in pair.group(3):
-            agent_pair.setdefault(int(pair.group(1)), {})[pair.group(3)] = value
-        else:
-            raise ConfigError(f"axes.{name}: not a place a value can go; axis names are {', '.join(AXIS_FORMS)}")
+    routed = _route(params, _PAIR, AXIS_FORMS, "")
+    if "players" in params:
+        rule_overrides["players"] = params["players"]
+    rule_overrides.update(routed.knobs)
+    profile_all, profile_pair, agent_all, agent_pair = (routed.profile_all, routed.profile_unit, routed.agent_all,
+                                                        routed.agent_unit)
+    engine: dict[str, Any] = {**(base.get("engine") or {}), **routed.engine}
     rules = load_rules(params.get("rules", base.get("rules", "standard")), **rule_overrides)
     pairs = rules.pairs
     for pair in (*profile_pair, *agent_pair):
@@ -90,6 +80,81 @@ def plan_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
         allowed = ", ".join(f.name for f in fields(EngineConfig))
         raise ConfigError(f"engine.{unknown[0]}: unknown engine setting; allowed: {allowed}")
     return CellPlan(cell, rules, lineup, profiles, EngineConfig(**engine))
+
+
+def _plan_krepet_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
+    """A Krepet cell's set-up: its rules, one lineup entry per player, a profile per player, the clock's limits."""
+    from kemps_sim.krepet.presets import load_krepet_rules
+    from kemps_sim.krepet.realtime import KrepetConfig
+
+    base = spec.base
+    params = cell.as_dict()
+    if "players" in params:
+        raise ConfigError("axes.players: Krepet is a game for two")
+    routed = _route(params, _PLAYER, KREPET_AXIS_FORMS, " in a Krepet sweep")
+    knobs = {**(base.get("set") or {}), **routed.knobs}
+    if any(player > 1 for player in (*routed.profile_unit, *routed.agent_unit)):
+        raise ConfigError(f"axes.player{max((*routed.profile_unit, *routed.agent_unit))}: Krepet has players 0 and 1")
+    profile_all, profile_player, agent_all, agent_player = (routed.profile_all, routed.profile_unit,
+                                                            routed.agent_all, routed.agent_unit)
+    engine: dict[str, Any] = {**(base.get("engine") or {}), **routed.engine}
+    rules = load_krepet_rules(params.get("rules", base.get("rules", "wikibooks")), **knobs)
+    lineup = _lineup(params.get("lineup", base.get("lineup", "greedy")), 2, agent_all, agent_player, "player")
+    resolve_lineup(lineup, 2, game="krepet")
+    common = PlayerProfile.from_mapping(base.get("profile", {}), "base.profile")
+    given = base.get("profiles")
+    if given is not None and not isinstance(given, list):
+        raise ConfigError(f"base.profiles = {given!r}: must be a list of profile tables")
+    seats = [common] * 2 if given is None else list(resolve_profiles(
+        [PlayerProfile.from_mapping(p, f"base.profiles[{i}]", base=common) for i, p in enumerate(given)], 2))
+    if profile_all:
+        seats = [profile.with_params(profile_all, "axes.profile") for profile in seats]
+    for player, values in profile_player.items():
+        seats[player] = seats[player].with_params(values, f"axes.player{player}.profile")
+    allowed = [f.name for f in fields(KrepetConfig)]
+    unknown = [k for k in engine if k not in allowed]
+    if unknown:
+        raise ConfigError(f"engine.{unknown[0]}: unknown Krepet engine setting; allowed: {', '.join(allowed)}")
+    return CellPlan(cell, rules, lineup, tuple(seats), KrepetConfig(**engine), "krepet")
+
+
+@dataclass
+class _Routed:
+    """A cell's parameters sorted by where they go: rule knobs, every seat's or one unit's (pair or player)
+    profile and agent, the engine."""
+
+    knobs: dict[str, Any] = field(default_factory=dict)
+    profile_all: dict[str, Any] = field(default_factory=dict)
+    profile_unit: dict[int, dict[str, Any]] = field(default_factory=dict)
+    agent_all: dict[str, Any] = field(default_factory=dict)
+    agent_unit: dict[int, dict[str, Any]] = field(default_factory=dict)
+    engine: dict[str, Any] = field(default_factory=dict)
+
+
+def _route(params: Mapping[str, Any], unit: re.Pattern[str], forms: tuple[str, ...], where: str) -> _Routed:
+    """Sort a cell's parameters (``rules``, ``lineup`` and ``players`` are read by the caller); an axis name that
+    points nowhere is a ConfigError listing the ``forms`` allowed."""
+    routed = _Routed()
+    for name, value in params.items():
+        head, _, rest = name.partition(".")
+        one = unit.match(name)
+        if name in ("rules", "lineup", "players"):
+            continue
+        if head == "rules" and rest:
+            routed.knobs[rest] = value
+        elif head == "profile" and rest:
+            routed.profile_all[rest] = value
+        elif head == "agent" and rest and "." not in rest:
+            routed.agent_all[rest] = value
+        elif head == "engine" and rest:
+            routed.engine[rest] = value
+        elif one and one.group(2) == "profile":
+            routed.profile_unit.setdefault(int(one.group(1)), {})[one.group(3)] = value
+        elif one and "." not in one.group(3):
+            routed.agent_unit.setdefault(int(one.group(1)), {})[one.group(3)] = value
+        else:
+            raise ConfigError(f"axes.{name}: not a place a value can go{where}; axis names are {', '.join(forms)}")
+    return routed
 
 
 def check_cells(spec: SweepSpec) -> list[str]:
@@ -139,8 +204,10 @@ def plan_cells(spec: SweepSpec) -> list[CellPlan]:
     return [plan_cell(spec, cell) for cell in design_cells(spec)]
 
 
-def _lineup(lineup: Any, pairs: int, agent_all: Mapping[str, Any], agent_pair: Mapping[int, Mapping[str, Any]]) -> str:
-    """The lineup string with hyperparameters set; per-pair values expand a one-entry lineup to one per pair."""
+def _lineup(lineup: Any, pairs: int, agent_all: Mapping[str, Any], agent_pair: Mapping[int, Mapping[str, Any]],
+            unit: str = "pair") -> str:
+    """The lineup string with hyperparameters set; per-pair values expand a one-entry lineup to one per pair (per
+    player in Krepet: ``unit``)."""
     if not isinstance(lineup, str) or not lineup.strip():
         raise ConfigError(f"lineup = {lineup!r}: must be a lineup string such as \"collector,watcher\"")
     if not agent_all and not agent_pair:
@@ -149,7 +216,7 @@ def _lineup(lineup: Any, pairs: int, agent_all: Mapping[str, Any], agent_pair: M
     if agent_pair and len(entries) == 1:
         entries = entries * pairs
     if agent_pair and len(entries) != pairs:
-        raise ConfigError(f"lineup {lineup!r}: a pairN.agent axis needs one entry per pair ({pairs}), "
+        raise ConfigError(f"lineup {lineup!r}: a {unit}N.agent axis needs one entry per {unit} ({pairs}), "
                           f"not {len(entries)}")
     for param, value in agent_all.items():
         takers = [i for i, (name, _) in enumerate(entries) if param in agent_info(name).parameters]
@@ -164,7 +231,7 @@ def _lineup(lineup: Any, pairs: int, agent_all: Mapping[str, Any], agent_pair: M
         for param in values:
             if param not in agent_info(name).parameters:
                 listed = ", ".join(agent_info(name).parameters) or "none"
-                raise ConfigError(f"axes.pair{pair}.agent.{param}: agent {name!r} has no such parameter; "
+                raise ConfigError(f"axes.{unit}{pair}.agent.{param}: agent {name!r} has no such parameter; "
                                   f"its parameters: {listed}")
         entries[pair] = (name, {**current, **values})
     return ",".join(entry_text(name, params) for name, params in entries)

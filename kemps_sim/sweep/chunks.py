@@ -11,10 +11,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import pandas as pd
 
 from kemps_sim.engine import simulate_match
+from kemps_sim.krepet import records as krepet_records
+from kemps_sim.krepet.realtime import play_krepet
 from kemps_sim.records import (
     CALLS_COLUMNS,
     EVENT_COLUMNS,
@@ -113,22 +116,22 @@ def chunk_tables(chunk: Chunk) -> dict[str, pd.DataFrame]:
     """Play every match of the chunk and return its tables, each row led by its cell, parameters and replicate.
 
     Each table is built once for the chunk from the rows of all its matches (plain dicts from
-    :mod:`kemps_sim.records`), in match order. A table no match has rows in keeps its columns (with no rows); a
-    table only crashed matches would have had is left out. An agent that misbehaves ends its match with
-    ``end_reason`` ``agent_error``; anything else that goes wrong in a match is recorded as ``crashed`` with its
-    error. Either way the chunk goes on with the next match.
+    :mod:`kemps_sim.records`, or :mod:`kemps_sim.krepet.records` for a Krepet sweep), in match order. A table no
+    match has rows in keeps its columns (with no rows); a table only crashed matches would have had is left out.
+    An agent that misbehaves ends its match with ``end_reason`` ``agent_error``; anything else that goes wrong in
+    a match is recorded as ``crashed`` with its error. Either way the chunk goes on with the next match.
     """
     plans = {plan.cell.id: plan for plan in chunk.plans}
-    makers = {**_MAKERS, **({"events": (events_rows, EVENT_COLUMNS)} if chunk.events else {})}
+    game = _GAMES[chunk.plans[0].game]
+    makers = {**game.makers, **({game.events[0]: game.events[1:]} if chunk.events and game.events else {})}
     rows: dict[str, list[dict]] = {name: [] for name in ("matches", *makers)}
     first_lead: dict | None = None  # the lead of the first match that was played: it shapes an empty table
     for task in chunk.tasks:
         plan = plans[task.cell]
         lead = _lead(task, plan)
         try:
-            result = simulate_match(plan.rules, plan.lineup, plan.profiles, task.seed, config=plan.config,
-                                    errors="record")
-            row = _match_row(result)
+            result = game.play(plan, task.seed)
+            row = game.row(result)
             made = {name: make(result) for name, (make, _) in makers.items()}
         except Exception as exc:  # a crash in one match must not lose the rest of the sweep
             rows["matches"].append({**lead, **_crashed(task, f"{type(exc).__name__}: {exc}")})
@@ -144,11 +147,40 @@ def chunk_tables(chunk: Chunk) -> dict[str, pd.DataFrame]:
     return {name: tables[name] for name in TABLES if name in tables}
 
 
-#: The tables besides ``matches``, each with the function giving one match's rows and its fixed columns (None:
-#: the columns are the rows' keys).
-_MAKERS: dict[str, tuple[Callable[[MatchResult], list[dict]], list[str] | None]] = {
-    "pairs": (pairs_rows, None), "rounds": (rounds_rows, None), "calls": (calls_rows, CALLS_COLUMNS),
-    "fours": (fours_rows, FOURS_COLUMNS)}
+Maker = tuple[Callable[[Any], list[dict]], list[str] | None]
+
+
+@dataclass(frozen=True)
+class _Game:
+    """How a chunk plays one game's matches and turns each into rows: ``play(plan, seed)``, the ``matches`` row,
+    the other tables (each with the function giving one match's rows and its fixed columns; None: the rows' keys),
+    and the table ``events = true`` adds (None: none)."""
+
+    play: Callable[[CellPlan, int], Any]
+    row: Callable[[Any], dict]
+    makers: dict[str, Maker]
+    events: tuple[str, Callable[[Any], list[dict]], list[str] | None] | None
+
+
+def _play_kemps(plan: CellPlan, seed: int) -> MatchResult:
+    return simulate_match(plan.rules, plan.lineup, plan.profiles, seed, config=plan.config, errors="record")
+
+
+def _play_krepet(plan: CellPlan, seed: int) -> Any:
+    return play_krepet(plan.rules, plan.lineup, plan.profiles, seed, config=plan.config, errors="record")
+
+
+_GAMES = {
+    "kemps": _Game(_play_kemps, lambda result: _match_row(result),  # looked up when called: defined below
+                   {"pairs": (pairs_rows, None), "rounds": (rounds_rows, None), "calls": (calls_rows, CALLS_COLUMNS),
+                    "fours": (fours_rows, FOURS_COLUMNS)}, ("events", events_rows, EVENT_COLUMNS)),
+    # Krepet's tables are small (a few hundred moves a game), so every move is kept without asking.
+    "krepet": _Game(_play_krepet, krepet_records.game_row,
+                    {"pairs": (krepet_records.sides_rows, None),
+                     "misses": (krepet_records.misses_rows, krepet_records.MISSES_COLUMNS),
+                     "calls": (krepet_records.calls_rows, krepet_records.CALLS_COLUMNS),
+                     "moves": (krepet_records.moves_rows, krepet_records.MOVES_COLUMNS)}, None),
+}
 
 
 def _lead(task: Task, plan: CellPlan) -> dict:

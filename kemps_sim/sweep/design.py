@@ -26,10 +26,11 @@ import numpy as np
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.presets import load_rules
-from kemps_sim.rules import Rules
 
 #: The designs a sweep may use.
 DESIGNS = ("grid", "random", "lhs", "sobol", "morris")
+#: The games a sweep can play.
+GAMES = ("kemps", "krepet")
 #: The designs of a sensitivity analysis: numeric ranges only, cells in the order of SALib's sample matrix.
 SENSITIVITY_DESIGNS = ("sobol", "morris")
 #: The designs under which common random numbers are on unless the spec says otherwise: those whose cells are
@@ -122,6 +123,9 @@ class SweepSpec:
     until_ci: float | None = None
     until_metric: str = "pair0.win_rate"
     max_matches: int | None = None
+    #: The game the sweep plays: "kemps" or "krepet" (whose matches are games of two players, each a side of
+    #: its own: the pairs table holds one row per player).
+    game: str = "kemps"
 
     def base_rule_overrides(self) -> dict[str, Any]:
         """The rule knobs the base sets: its ``set`` table, and ``players``."""
@@ -130,9 +134,18 @@ class SweepSpec:
             overrides["players"] = self.base["players"]
         return overrides
 
-    def base_rules(self) -> Rules:
-        """The rules of the base, before any axis is applied."""
+    def base_rules(self) -> Any:
+        """The rules of the base, before any axis is applied (:class:`~kemps_sim.krepet.rules.KrepetRules` for a
+        Krepet sweep)."""
+        if self.game == "krepet":
+            from kemps_sim.krepet.presets import load_krepet_rules
+
+            return load_krepet_rules(self.base.get("rules", "wikibooks"), **self.base_rule_overrides())
         return load_rules(self.base.get("rules", "standard"), **self.base_rule_overrides())
+
+    def sides(self) -> int:
+        """How many sides a match has: Kemps' pairs, or Krepet's two players."""
+        return 2 if self.game == "krepet" else self.base_rules().pairs
 
     def identity(self) -> dict[str, Any]:
         """What decides the rows, with defaults filled in: everything but the name, the output folder and the chunk
@@ -146,6 +159,8 @@ class SweepSpec:
             identity["second_order"] = self.second_order
         if self.design == "morris":
             identity.update(trajectories=self.trajectories, levels=self.levels)
+        if self.game != "kemps":  # absent from a Kemps sweep's identity, so older folders still resume
+            identity["game"] = self.game
         if self.until_ci is not None:  # absent from a plain sweep's identity, so older folders still resume
             identity.update(until_ci=self.until_ci, until_metric=self.until_metric, max_matches=self.max_matches)
         return identity

@@ -21,6 +21,7 @@ from kemps_sim.errors import ConfigError
 from kemps_sim.sweep.cells import check_cells
 from kemps_sim.sweep.design import (
     DESIGNS,
+    GAMES,
     MORRIS_LEVELS,
     PAIRED_DESIGNS,
     SENSITIVITY_DESIGNS,
@@ -36,6 +37,7 @@ __all__ = ["Axis", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_ma
 #: The keys of each table of a spec, with what each may hold.
 SWEEP_KEYS = {
     "name": "a short name for the sweep",
+    "game": "kemps (the default) or krepet, the two-player racing patience",
     "seed": "the master seed, a whole number >= 0",
     "matches": "matches per cell, a whole number >= 1",
     "output": "the folder the results go to",
@@ -102,6 +104,12 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
     _unknown_keys("base", base, BASE_KEYS, problems)
 
     name = _typed(sweep, "sweep", "name", str, default_name, problems)
+    game = _typed(sweep, "sweep", "game", str, "kemps", problems)
+    if game not in GAMES:
+        problems.append(f"sweep.game = {game!r}: must be {SWEEP_KEYS['game']}")
+        game = "kemps"
+    if game == "krepet" and "players" in base:
+        problems.append(f"base.players = {base['players']!r}: Krepet is a game for two; leave players out")
     seed = _whole(sweep, "sweep.seed", "seed", None, 0, problems)
     matches = _whole(sweep, "sweep.matches", "matches", None, 1, problems)
     output = _typed(sweep, "sweep", "output", str, f"results/{name}", problems)
@@ -154,11 +162,11 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
                      source=plain_data(data), common_random_numbers=common,
                      second_order=second_order if design == "sobol" else False,
                      trajectories=trajectories, levels=levels,
-                     until_ci=until_ci, until_metric=until_metric, max_matches=max_matches)
+                     until_ci=until_ci, until_metric=until_metric, max_matches=max_matches, game=game)
     # The cells themselves are checked last: each one's rules, lineup and profiles are built once here.
     problems.extend(check_cells(spec))
     if until_ci is not None and not problems:
-        problem = metric_problem(until_metric, spec.base_rules().pairs)
+        problem = metric_problem(until_metric, spec.sides())
         if problem:
             problems.append(f"sweep.until_metric = {sweep.get('until_metric', 'win_rate')!r}: {problem}")
     if problems:
