@@ -90,3 +90,17 @@ def test_bad_krepet_specs_are_refused_with_every_problem_named(tmp_path):
         spec_from_mapping({**krepet_data(tmp_path / "x"), "sweep": {"game": "chess", "matches": 1}})
     with pytest.raises(SpecError, match="engine.max_rounds: unknown Krepet engine setting"):
         spec_from_mapping(krepet_data(tmp_path / "x", axes={"engine.max_rounds": [3]}))
+
+
+def test_the_krepet_report_draws_its_figures_and_compares_win_rates(tmp_path, capsys):
+    run_sweep(spec_from_mapping(krepet_data(tmp_path / "out")), workers=1, progress=False)
+    folder = str(tmp_path / "out")
+    assert main(["report", folder, "--plots"]) == 0
+    assert (tmp_path / "out" / "win_rate.png").stat().st_size > 5000
+    assert (tmp_path / "out" / "misses_caught.png").stat().st_size > 5000
+    capsys.readouterr()
+    assert main(["report", folder, "--compare", "0.1", "0.9", "--by", "player1.agent.attention"]) == 0
+    assert "A (0.1): " in capsys.readouterr().out
+    assert main(["report", folder, "--compare", "0.1", "0.9", "--by", "player1.agent.attention",
+                 "--metric", "kemps_precision"]) == 2
+    assert "a Krepet sweep's groups are compared on win_rate" in capsys.readouterr().err

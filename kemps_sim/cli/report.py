@@ -78,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--confidence {args.confidence!r}: must be strictly between 0 and 1, such as 0.95")
     whole = bool(args.compare or args.sensitivity or args.plots)  # these need the rows; the summary alone does not
     results = load_folder(args.folder, skip_damaged=args.skip_damaged, tables=whole)
+    if args.compare and args.metric != "win_rate" and game_of(results.manifest) == "krepet":
+        raise ConfigError(f"--metric {args.metric}: a Krepet sweep's groups are compared on win_rate (player "
+                          "--pair N's); the other Krepet figures are in its summary table")
     tables = comparison = indices = None
     if whole:
         _warn_skipped(results.skipped)
@@ -96,7 +99,12 @@ def run(args: argparse.Namespace) -> int:
         target = Path(args.folder) / SENSITIVITY_CSV
         indices.to_csv(target, index=False)
         print(f"indices written to {target}")
-    if args.plots:
+    if args.plots and game_of(results.manifest) == "krepet":
+        from kemps_sim.plots.krepet import krepet_figures
+
+        for path in krepet_figures(dict(results.tables), Path(args.folder), results.params):
+            print(f"wrote {path}")
+    elif args.plots:
         from kemps_sim.plots import standard_figures
 
         written = standard_figures(dict(results.tables), Path(args.folder), results.params)
@@ -285,6 +293,8 @@ def _cell_scorings(manifest: Mapping[str, Any]) -> dict[str, str]:
     """The scoring rule of every cell of the manifest's spec, by cell id (empty if the spec cannot be planned)."""
     from kemps_sim.sweep import plan_cells, spec_from_mapping
 
+    if game_of(manifest) != "kemps":  # Krepet has no scoring rule
+        return {}
     try:
         spec = spec_from_mapping(manifest["spec"])
         return {plan.cell.id: str(plan.rules.scoring) for plan in plan_cells(spec)}

@@ -120,7 +120,7 @@ def draw_standard_figures(tables: Mapping[str, pd.DataFrame], params: Sequence[s
     plan = figure_plan(first, by)
 
     drawings: list[tuple[str, Callable[[Figure], object]]] = [
-        ("win_rate.png", lambda fig: _win_rate(fig, first, plan, ylabel)),
+        ("win_rate.png", lambda fig: estimate_figure(fig, first, plan, ylabel)),
         ("call_accuracy.png", lambda fig: _accuracy(fig, accuracy, plan)),
         ("round_length.png", lambda fig: _distribution(fig, rounds, plan, round_length_plot, round_length_facets)),
         ("call_delay.png", lambda fig: _distribution(fig, calls, plan, call_delay_plot, call_delay_facets)),
@@ -133,7 +133,9 @@ def draw_standard_figures(tables: Mapping[str, pd.DataFrame], params: Sequence[s
     return figures
 
 
-def _win_rate(fig: Figure, first: pd.DataFrame, plan: FigurePlan, ylabel: str) -> None:
+def estimate_figure(fig: Figure, first: pd.DataFrame, plan: FigurePlan, ylabel: str) -> None:
+    """Draw one estimate per cell (``value``, ``ci_low``, ``ci_high`` beside the parameters) against the
+    parameters on ``fig``, laid out for the sweep's design as the module describes (the win-rate figure)."""
     if plan.sampled:
         panels = list(plan.sampled[:MAX_PANELS])
         _, axes = style.facet_axes(len(panels), panel=(6.2, 4.3), ncols=2, extra_width=0.5, figure=fig,
