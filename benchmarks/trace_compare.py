@@ -118,7 +118,7 @@ def main() -> int:
         if lineups == ["builtins"]:
             from kemps_sim.registry import builtin_classes
 
-            lineups = [cls.name for cls in builtin_classes()]
+            lineups = [cls.name for cls in builtin_classes() if getattr(cls, "game", "kemps") == "kemps"]
         dump(args.out, args.seeds, args.knobs_as_before, dict(item.split("=", 1) for item in args.set), lineups)
         return 0
     return compare(args.before, args.after)

@@ -146,7 +146,7 @@ def narrate(result: MatchResult, fidgets: bool = False) -> Iterator[str]:
     rules = result.rules
     before: Standings | None = None
     for rnd in result.rounds:
-        yield from _RoundNarrator(rules, rnd, before, fidgets).lines()
+        yield from RoundNarrator(rules, rnd, before, fidgets).lines()
         before = rnd.standings
     yield ""
     reason = _END_REASONS.get(result.end_reason, result.end_reason.replace("_", " "))
@@ -158,7 +158,7 @@ def narrate(result: MatchResult, fidgets: bool = False) -> Iterator[str]:
     yield "Winner: " + " and ".join(f"pair {p}" for p in result.winners)
 
 
-class _RoundNarrator:
+class RoundNarrator:
     """One round told line by line, following hands, middle, fours and score as the trace unfolds."""
 
     def __init__(self, rules: Rules, rnd: RoundResult, before: Standings | None, fidgets: bool) -> None:
