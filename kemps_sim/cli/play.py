@@ -40,6 +40,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fidgets", action="store_true", help="also print fidgets nobody noticed")
     p.add_argument("--timeline", default=None, metavar="FILE.png",
                    help="also draw one round as a time line (lanes per seat) into this PNG file")
+    p.add_argument("--html", default=None, metavar="FILE.html",
+                   help="also write the match as a self-contained replay page to watch in a browser (offline)")
     p.add_argument("--round", dest="round_number", type=int, default=None, metavar="N",
                    help="the round --timeline draws, numbered from 1 as in the play-by-play (\"Round 1\") and in "
                         "the JSON's \"round\" field (default 1)")
@@ -67,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
     timeline = check_timeline(args.timeline, args.round_number)
+    page = check_html(args.html)
     config = EngineConfig() if args.max_round_seconds is None else EngineConfig(
         max_round_seconds=args.max_round_seconds)
     result = simulate_match(rules, args.lineup or "collector", seed=args.seed, config=config)
@@ -85,7 +88,26 @@ def run(args: argparse.Namespace) -> int:
             print(line)
     if timeline is not None:
         write_timeline(result, timeline, round_number, to_stderr=args.json)
+    if page is not None:
+        from kemps_sim.replay import write_html  # deferred: only this option needs it
+
+        write_html(result, page)
+        print(f"replay page written to {page}", file=sys.stderr if args.json else sys.stdout)
     return 0
+
+
+def check_html(path: str | None) -> Path | None:
+    """The ``--html`` file as a path, checked before the match is played: an .html name in a folder that exists."""
+    if path is None:
+        return None
+    target = Path(path)
+    if target.suffix.lower() not in (".html", ".htm"):
+        raise ConfigError(f"--html {path}: the file name must end in .html")
+    if not target.parent.is_dir():
+        raise ConfigError(f"--html {path}: folder {str(target.parent)!r} does not exist")
+    if target.is_dir():
+        raise ConfigError(f"--html {path}: is a folder, not a file")
+    return target
 
 
 def check_timeline(path: str | None, round_number: int | None) -> Path | None:

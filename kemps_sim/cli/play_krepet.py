@@ -21,7 +21,7 @@ def run_krepet(args: argparse.Namespace) -> int:
     from kemps_sim.krepet.realtime import play_krepet
 
     for flag, value in (("--players", args.players), ("--timeline", args.timeline), ("--round", args.round_number),
-                        ("--max-round-seconds", args.max_round_seconds)):
+                        ("--max-round-seconds", args.max_round_seconds), ("--html", args.html)):
         if value is not None:
             raise ConfigError(f"{flag} {value}: not used with --game krepet (two players, one game, no rounds)")
     if args.fidgets:

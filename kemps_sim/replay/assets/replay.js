@@ -1,0 +1,383 @@
+// kemps-sim replay page: plays a match's trace on a drawn table. No network, no libraries: the data is embedded.
+"use strict";
+(function () {
+  const data = JSON.parse(document.getElementById("replay-data").textContent);
+  const SVG = "http://www.w3.org/2000/svg";
+  const SPEEDS = [0.25, 0.5, 1, 2, 4, 8];
+  const SUIT = { "\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c" };
+  const CALL_WORDS = data.call_words;  // the rules' own words ("Kem's!", "Contre Kem's!" under kems)
+  const SHOW = { Swapped: 0.7, RaceLost: 1.2, Gestured: 2.0, Perceived: 2.0, CallHeard: 2.5, CallCutOff: 2.0,
+                 Swept: 1.5, Refilled: 1.5, HandFour: 2.0, StallSaid: 1.5, Objected: 1.5, Revealed: 3.0 };
+  const MARKED = { HandFour: "four", CallHeard: "call" };
+  const W = 900, CX = 450, CY = 300, RX = 330, RY = 228, CARD_W = 34, CARD_H = 46;
+  const state = { round: 0, time: 0, index: -1, playing: false, speed: 1, view: -1, finished: false,
+                  shownCalls: [], shown: new Set(), errors: [], onFinish: null };
+  const $ = (id) => document.getElementById(id);
+  const svg = $("table");
+
+  window.addEventListener("error", (e) => state.errors.push(String(e.message)));
+
+  // Geometry and drawing helpers -------------------------------------------------------------------------------
+  function seatPos(seat) {
+    const angle = Math.PI / 2 + (2 * Math.PI * seat) / data.players;
+    return { x: CX + RX * Math.cos(angle), y: CY + RY * Math.sin(angle) };
+  }
+  function node(name, attrs, parent, text) {
+    const el = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    if (text !== undefined) el.textContent = text;
+    (parent || svg).appendChild(el);
+    return el;
+  }
+  function card(id, x, y, parent, opts) {
+    const o = opts || {};
+    const g = node("g", { transform: `translate(${x - CARD_W / 2},${y - CARD_H / 2})` }, parent);
+    node("rect", { width: CARD_W, height: CARD_H, rx: 4, class: "cardbox" + (o.back ? " back" : "") +
+                   (o.four ? " four" : "") }, g);
+    if (!o.back) {
+      const name = data.cards[id];
+      const suit = [...name].find((ch) => SUIT[ch]);
+      node("text", { x: CARD_W / 2, y: CARD_H / 2, class: "cardtext suit-" + SUIT[suit] }, g, name);
+      node("title", {}, g, name);
+    }
+    return g;
+  }
+  function pairColour(seat) { return `var(--pair${data.pair_of[seat] % 6})`; }
+  function fmt(t) { return (Math.round(t * 100) / 100).toFixed(2); }
+  function rank(name) { return name.replace(/[\u2660\u2665\u2666\u2663']/g, ""); }
+
+  // The round and its events -------------------------------------------------------------------------------------
+  function rnd() { return data.rounds[state.round]; }
+  function indexAt(t) {  // the last event at or before t (binary search); -1 before the first
+    const ev = rnd().events;
+    let lo = 0, hi = ev.length - 1, found = -1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (ev[mid].time <= t + 1e-9) { found = mid; lo = mid + 1; } else { hi = mid - 1; }
+    }
+    return found;
+  }
+  function endTime() { const r = rnd(); return Math.max(r.end_time, r.events.length ? r.events[r.events.length - 1].time : 0); }
+  function revealedTo(view, upto) {  // seats whose hands the viewer has been shown this round
+    const seen = new Set();
+    const ev = rnd().events;
+    for (let i = 0; i <= upto; i++) {
+      if (ev[i].kind === "Revealed" && (ev[i].to === -1 || ev[i].to === view)) ev[i].seats.forEach((s) => seen.add(s));
+    }
+    return seen;
+  }
+
+  // Drawing the table at the play head ------------------------------------------------------------------------------
+  function render() {
+    const r = rnd();
+    const t = state.time;
+    state.index = indexAt(t);
+    const ev = r.events;
+    const current = state.index >= 0 ? ev[state.index] : null;
+    const tab = r.tables[current ? current.table : 0];
+    svg.textContent = "";
+    node("ellipse", { cx: CX, cy: CY, rx: RX - 70, ry: RY - 60, class: "felt" });
+    const shownHands = state.view < 0 ? null : revealedTo(state.view, state.index);
+    for (let s = 0; s < data.players; s++) drawSeat(s, tab, r, shownHands);
+    drawMiddle(tab);
+    drawEffects(r, t);
+    $("clock").textContent = `t = ${fmt(t)} s of ${fmt(endTime())} s`;
+    $("scrub").value = String(Math.round((1000 * t) / Math.max(endTime(), 1e-9)));
+    $("now").textContent = current ? `${fmt(current.time)} s: ${current.text || current.kind}` : "before the deal";
+    drawStandings(r, current, t);
+    markEvents();
+  }
+  function drawSeat(s, tab, r, shownHands) {
+    const p = seatPos(s);
+    const g = node("g", { "aria-label": `seat ${s}` });
+    const label = `seat ${s} \u00b7 pair ${data.pair_of[s]}` + (s === r.dealer ? " \u00b7 dealer" : "");
+    const below = p.y > CY;
+    node("text", { x: p.x, y: below ? p.y + 42 : p.y - 36, "text-anchor": "middle", class: "seat-label",
+                   fill: pairColour(s) }, g, label);
+    node("text", { x: p.x, y: below ? p.y + 56 : p.y - 50, "text-anchor": "middle", class: "seat-agent" }, g,
+         data.agents[s]);
+    const hand = tab.hands[s] || [];
+    const names = hand.map((c) => rank(data.cards[c]));
+    const four = hand.length === 4 && names.every((n) => n === names[0]);
+    const faceDown = shownHands !== null && s !== state.view && !shownHands.has(s);
+    hand.forEach((c, i) => card(c, p.x + (i - (hand.length - 1) / 2) * (CARD_W + 4), p.y, g,
+                                { back: faceDown, four: four && !faceDown }));
+    if (s === r.dealer) node("circle", { cx: p.x + 2.6 * CARD_W, cy: p.y, r: 9, class: "dealer-chip" }, g);
+    if (s === r.dealer) node("text", { x: p.x + 2.6 * CARD_W, y: p.y + 4, "text-anchor": "middle",
+                                       "font-size": 11 }, g, "D");
+  }
+  function drawMiddle(tab) {
+    tab.middle.forEach((c, i) => card(c, CX + (i - (tab.middle.length - 1) / 2) * (CARD_W + 6), CY));
+    node("text", { x: CX, y: CY + 62, "text-anchor": "middle", class: "info" }, svg,
+         `pack ${tab.pack} \u00b7 discard ${tab.discard}`);
+  }
+  function noticedBy(seat, gesture) {  // whether the seat perceived this gesture (by now)
+    return rnd().events.some((e, i) => i <= state.index && e.kind === "Perceived" && e.seat === seat &&
+                                       e.gesturer === gesture.seat && Math.abs(e.made_at - gesture.time) < 1e-9);
+  }
+  function drawEffects(r, t) {
+    const ev = r.events;
+    for (let i = state.index; i >= 0; i--) {
+      const e = ev[i];
+      const age = t - e.time;
+      if (age > 3.0) break;
+      if (age > (SHOW[e.kind] || 0)) continue;
+      if (state.view >= 0 && e.kind === "Perceived" && e.seat !== state.view) continue;
+      const draw = EFFECTS[e.kind];
+      if (draw) draw(e, age, i);
+    }
+  }
+  const EFFECTS = {
+    Swapped(e, age) {
+      const p = seatPos(e.seat), k = Math.min(age / 0.5, 1);
+      e.took.forEach((c) => card(c, CX + (p.x - CX) * k, CY + (p.y - CY) * k, svg));
+      e.gave.forEach((c) => card(c, p.x + (CX - p.x) * k, p.y + (CY - p.y) * k, svg));
+    },
+    RaceLost(e) {
+      const p = seatPos(e.seat);
+      node("ellipse", { cx: p.x, cy: p.y, rx: 2.4 * CARD_W, ry: CARD_H, class: "lost" });
+      node("text", { x: p.x, y: p.y + CARD_H + 4, "text-anchor": "middle", class: "info" }, svg,
+           "too late: " + e.wanted.map((c) => data.cards[c]).join(" "));
+    },
+    Gestured(e) {
+      // Seen as one seat sees it: only gestures that seat noticed, and never whether they were meant.
+      if (state.view >= 0 && e.seat !== state.view && !noticedBy(state.view, e)) return;
+      const p = seatPos(e.seat);
+      const known = state.view < 0 || e.seat === state.view;
+      node("text", { x: p.x - 2.6 * CARD_W, y: p.y + 4, "text-anchor": "middle",
+                     class: "gesture-badge " + (!known ? "" : e.deliberate ? "deliberate" : "fidget") }, svg,
+           e.gesture + (!known ? "?" : e.deliberate ? "!" : ""));
+    },
+    Perceived(e) {
+      const from = seatPos(e.gesturer), to = seatPos(e.seat);
+      node("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, class: "percept-line " + e.gaze });
+      node("text", { x: from.x + 0.7 * (to.x - from.x), y: from.y + 0.7 * (to.y - from.y) - 6,
+                     "text-anchor": "middle", class: "percept-text" }, svg,
+           `seat ${e.seat} sees ${e.gesture} (${e.gaze}, evidence ${e.evidence.toFixed(2)})`);
+    },
+    CallHeard(e, age, i) {
+      const p = seatPos(e.seat);
+      const word = (CALL_WORDS[e.call] || e.call) + "!";
+      const about = e.accused >= 0 ? ` on seat ${e.accused}` : "";
+      const verdict = e.right ? "right" : "wrong";
+      const text = `${word}${about} \u2014 ${verdict} (spoken in ${fmt(e.time - e.started)} s)`;
+      const w = 7.6 * text.length + 20;
+      const x = Math.min(Math.max(p.x, w / 2 + 4), W - w / 2 - 4);  // the whole bubble on the table
+      const y = p.y > CY ? p.y - 78 : p.y + 64;
+      node("rect", { x: x - w / 2, y: y - 16, width: w, height: 26, rx: 12, class: "bubble " + verdict });
+      node("text", { x, y: y + 2, "text-anchor": "middle", class: "bubble-text" }, svg, text);
+      const key = `${state.round}:${i}`;
+      if (!state.shown.has(key)) {
+        state.shown.add(key);
+        state.shownCalls.push({ round: state.round + 1, index: i, time: e.time, seat: e.seat, call: e.call,
+                                right: e.right, outcome: e.outcome });
+      }
+    },
+    CallCutOff(e) {
+      const p = seatPos(e.seat);
+      node("text", { x: p.x, y: p.y > CY ? p.y - 70 : p.y + 70, "text-anchor": "middle", class: "info" }, svg,
+           `${CALL_WORDS[e.call] || e.call}! cut off`);
+    },
+    Swept(e) { node("text", { x: CX, y: CY - 40, "text-anchor": "middle", class: "info" }, svg,
+                    `swept by seat ${e.seat} (${e.reason.replace(/_/g, " ")})`); },
+    Refilled(e) { node("text", { x: CX, y: CY - 40, "text-anchor": "middle", class: "info" }, svg,
+                       `fresh middle from seat ${e.seat}` + (e.reshuffled ? ", the discard reshuffled" : "")); },
+    StallSaid(e) { const p = seatPos(e.seat); node("text", { x: p.x, y: p.y - 60, "text-anchor": "middle",
+                                                              class: "info" }, svg, "\u201cstalled\u201d"); },
+    Objected(e) { const p = seatPos(e.seat); node("text", { x: p.x, y: p.y - 60, "text-anchor": "middle",
+                                                             class: "info" }, svg, "\u201cwait!\u201d"); },
+  };
+  function drawStandings(r, current, t) {
+    const done = state.index === r.events.length - 1 && t >= endTime() - 1e-9;
+    const score = done ? r.after : r.scores[current ? current.score : 0];
+    state.standing = { letters: score.letters, points: score.points, rounds_won: score.rounds_won };
+    const box = $("standings");
+    box.textContent = "";
+    const head = document.createElement("div");
+    head.textContent = (done ? `after round ${r.round}: ` : "") + score.text;
+    box.appendChild(head);
+    if (done && state.round === data.rounds.length - 1) {
+      data.final_text.forEach((line) => { const d = document.createElement("div"); d.textContent = line; box.appendChild(d); });
+    }
+  }
+
+  // The event list and the scrubber's marks ---------------------------------------------------------------------
+  function buildEvents() {
+    const list = $("events");
+    list.textContent = "";
+    rnd().events.forEach((e, i) => {
+      const li = document.createElement("li");
+      const t = document.createElement("span");
+      t.className = "t";
+      t.textContent = fmt(e.time);
+      li.appendChild(t);
+      li.appendChild(document.createTextNode(e.text || e.kind));
+      li.addEventListener("click", () => goTo(state.round, i));
+      list.appendChild(li);
+    });
+    const marks = $("markers");
+    marks.textContent = "";
+    const end = Math.max(endTime(), 1e-9);
+    rnd().events.forEach((e) => {
+      let cls = MARKED[e.kind];
+      if (e.kind === "Gestured" && e.deliberate) cls = "signal";
+      if (!cls) return;
+      const m = document.createElement("div");
+      m.className = "marker " + cls + (e.kind === "CallHeard" && !e.right ? " wrong" : "");
+      m.style.left = `${(100 * e.time) / end}%`;
+      m.title = `${fmt(e.time)} s: ${e.text || e.kind}`;
+      marks.appendChild(m);
+    });
+  }
+  let lastMarked = -2;
+  function markEvents() {
+    if (lastMarked === state.index) return;
+    const items = $("events").children;
+    for (let i = 0; i < items.length; i++) {
+      items[i].className = i < state.index ? "past" : i === state.index ? "current" : "future";
+    }
+    if (state.index >= 0 && items[state.index]) items[state.index].scrollIntoView({ block: "nearest" });
+    lastMarked = state.index;
+  }
+
+  // Playing --------------------------------------------------------------------------------------------------
+  function nextKeyTime(from, to) {  // the first call, signal or four in (from, to]: playback never jumps over one
+    for (const e of rnd().events) {
+      if (e.time > from + 1e-9 && e.time <= to && (e.kind === "CallHeard" || MARKED[e.kind] ||
+          (e.kind === "Gestured" && e.deliberate))) return e.time;
+    }
+    return to;
+  }
+  let lastFrame = null;
+  function frame(now) {
+    if (state.playing) {
+      const dt = lastFrame === null ? 0 : Math.min((now - lastFrame) / 1000, 0.25);
+      const target = Math.min(state.time + dt * state.speed, endTime());
+      state.time = nextKeyTime(state.time, target);
+      render();
+      if (state.time >= endTime() - 1e-9) finishRound();
+    }
+    lastFrame = now;
+    requestAnimationFrame(frame);
+  }
+  function finishRound() {
+    state.time = endTime();
+    render();
+    if (state.onFinish && state.round < data.rounds.length - 1) {
+      setRound(state.round + 1);
+      state.playing = true;
+      return;
+    }
+    state.playing = false;
+    state.finished = state.round === data.rounds.length - 1;
+    updatePlayButton();
+    if (state.onFinish) { const done = state.onFinish; state.onFinish = null; done(); }
+  }
+  function updatePlayButton() {
+    $("play").textContent = state.playing ? "\u275a\u275a Pause" : "\u25b6 Play";
+    $("play").setAttribute("aria-label", state.playing ? "Pause" : "Play");
+  }
+  function play() {
+    if (state.time >= endTime() - 1e-9) state.time = 0;
+    state.playing = true; state.finished = false; updatePlayButton();
+  }
+  function pause() { state.playing = false; updatePlayButton(); }
+  function setRound(i) {
+    state.round = Math.max(0, Math.min(i, data.rounds.length - 1));
+    state.time = 0; lastMarked = -2;
+    $("round").value = String(state.round);
+    buildEvents();
+    render();
+  }
+  function goTo(round, index) {
+    if (round !== state.round) setRound(round);
+    const ev = rnd().events;
+    state.time = index < 0 ? 0 : ev[Math.min(index, ev.length - 1)].time;
+    render();
+  }
+  function step(delta) {  // to the next event later than the play head, or back to the last one before it
+    pause();
+    const ev = rnd().events;
+    if (delta > 0) {
+      const i = ev.findIndex((e) => e.time > state.time + 1e-9);
+      if (i >= 0) goTo(state.round, i);
+      return;
+    }
+    const now = state.index >= 0 ? ev[state.index].time : 0;
+    let i = state.index;
+    while (i >= 0 && ev[i].time >= now - 1e-9) i--;
+    goTo(state.round, i);
+  }
+  function stepMark(delta) {
+    pause();
+    const ev = rnd().events;
+    const keys = ev.map((e, i) => ((e.kind === "CallHeard" || MARKED[e.kind] || (e.kind === "Gestured" && e.deliberate)) ? i : -1))
+      .filter((i) => i >= 0);
+    const next = delta > 0 ? keys.find((i) => i > state.index) : keys.reverse().find((i) => i < state.index);
+    if (next !== undefined) goTo(state.round, next);
+  }
+  function setSpeed(x) {
+    state.speed = x;
+    const known = SPEEDS.indexOf(x);
+    if (known >= 0) $("speed").value = String(x);
+  }
+
+  // Controls ------------------------------------------------------------------------------------------------
+  function setup() {
+    const roundSel = $("round");
+    data.rounds.forEach((r, i) => {
+      const o = document.createElement("option");
+      o.value = String(i); o.textContent = `${r.round} of ${data.rounds.length} (${r.outcome.replace(/_/g, " ")})`;
+      roundSel.appendChild(o);
+    });
+    roundSel.addEventListener("change", () => { pause(); setRound(Number(roundSel.value)); });
+    const speedSel = $("speed");
+    SPEEDS.forEach((s) => { const o = document.createElement("option"); o.value = String(s); o.textContent = `${s}\u00d7`; speedSel.appendChild(o); });
+    speedSel.value = "1";
+    speedSel.addEventListener("change", () => setSpeed(Number(speedSel.value)));
+    const viewSel = $("view");
+    const all = document.createElement("option");
+    all.value = "-1"; all.textContent = "every hand"; viewSel.appendChild(all);
+    for (let s = 0; s < data.players; s++) {
+      const o = document.createElement("option"); o.value = String(s); o.textContent = `as seat ${s} sees it`; viewSel.appendChild(o);
+    }
+    viewSel.addEventListener("change", () => { state.view = Number(viewSel.value); render(); });
+    $("play").addEventListener("click", () => (state.playing ? pause() : play()));
+    $("prev").addEventListener("click", () => step(-1));
+    $("next").addEventListener("click", () => step(1));
+    $("scrub").addEventListener("input", () => { pause(); state.time = (Number($("scrub").value) / 1000) * endTime(); render(); });
+    document.addEventListener("keydown", (e) => {
+      if (e.target && e.target.tagName === "SELECT") return;
+      const i = SPEEDS.indexOf(state.speed);
+      if (e.key === " ") { e.preventDefault(); state.playing ? pause() : play(); }
+      else if (e.key === "ArrowRight") { e.preventDefault(); e.shiftKey ? stepMark(1) : step(1); }
+      else if (e.key === "ArrowLeft") { e.preventDefault(); e.shiftKey ? stepMark(-1) : step(-1); }
+      else if (e.key === "+" || e.key === "=") setSpeed(SPEEDS[Math.min(i + 1, SPEEDS.length - 1)] || 1);
+      else if (e.key === "-") setSpeed(SPEEDS[Math.max(i - 1, 0)] || 1);
+      else if (e.key === "PageDown") { pause(); setRound(state.round + 1); }
+      else if (e.key === "PageUp") { pause(); setRound(state.round - 1); }
+      else if (e.key === "Home") goTo(state.round, 0);
+      else if (e.key === "End") { pause(); state.time = endTime(); render(); }
+    });
+    setRound(0);
+    requestAnimationFrame(frame);
+  }
+
+  // For scripts and tests: the page's own state, and playing every round to the end.
+  window.kempsReplay = {
+    data,
+    state: () => ({ round: state.round, time: state.time, index: state.index, playing: state.playing,
+                    speed: state.speed, view: state.view, finished: state.finished }),
+    shownCalls: () => state.shownCalls.slice(),
+    standings: () => state.standing,
+    errors: () => state.errors.slice(),
+    goTo, setRound, setSpeed, play, pause,
+    setView: (seat) => { state.view = seat; $("view").value = String(seat); render(); },
+    playAll(speed) {
+      return new Promise((resolve) => {
+        setRound(0); setSpeed(speed || 8); state.onFinish = resolve; play();
+      });
+    },
+  };
+  setup();
+})();

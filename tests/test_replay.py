@@ -1,0 +1,155 @@
+"""The replay page: its embedded data holds every trace event in order with the table the trace implies, the page is
+one self-contained, well-formed HTML file under 2 MB, and a real headless Chromium plays it through and shows every
+call and the final standings with no error in the console."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from kemps_sim import load_rules, simulate_match
+from kemps_sim.cli import main
+from kemps_sim.errors import ConfigError
+from kemps_sim.replay import page_html, replay_data, write_html
+from kemps_sim.retrace import TableReplay
+from kemps_sim.trace import CallHeard
+
+MATCHES = {"standard-4": (load_rules("standard"), "collector,watcher", 0),
+           "kems-8": (load_rules("kems", players=8), "collector,watcher,collector,watcher", 0)}
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+@pytest.fixture(scope="module", params=sorted(MATCHES))
+def match(request):
+    rules, lineup, seed = MATCHES[request.param]
+    return simulate_match(rules, lineup, seed=seed)
+
+
+def test_the_data_holds_every_event_in_order_with_the_table_the_trace_implies(match):
+    data = replay_data(match)
+    assert len(data["rounds"]) == len(match.rounds) and data["players"] == match.rules.players
+    for rnd, shown in zip(match.rounds, data["rounds"], strict=True):
+        events = shown["events"]
+        assert [e["kind"] for e in events] == [type(e).__name__ for e in rnd.trace]
+        times = [e["time"] for e in events]
+        assert times == sorted(times) and times == pytest.approx([e.time for e in rnd.trace])
+        table = TableReplay(match.rules.players)
+        for event, row in zip(rnd.trace, events, strict=True):
+            table.apply(event)
+            drawn = shown["tables"][row["table"]]
+            assert drawn["hands"] == table.hands and drawn["middle"] == table.middle
+            assert drawn["pack"] >= 0 and drawn["discard"] >= 0
+        assert shown["after"]["letters"] == list(rnd.standings.letters)
+    assert data["final"] == {"letters": list(match.standings.letters), "points": list(match.standings.points),
+                             "rounds_won": list(match.standings.rounds_won)}
+
+
+class _Checker(HTMLParser):
+    """Balanced tags, and nothing fetched from elsewhere."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.open: list[str] = []
+        self.problems: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("src", "href") and value:
+                self.problems.append(f"<{tag} {name}={value}>: the page must fetch nothing")
+        if tag not in VOID:
+            self.open.append(tag)
+
+    def handle_endtag(self, tag):
+        if not self.open or self.open[-1] != tag:
+            self.problems.append(f"</{tag}> closes {self.open[-1] if self.open else 'nothing'}")
+        else:
+            self.open.pop()
+
+
+def test_the_page_is_one_well_formed_self_contained_file_under_2_mb(match, tmp_path):
+    path = write_html(match, tmp_path / "match.html")
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and len(text.encode()) < 2_000_000
+    checker = _Checker()
+    checker.feed(text)
+    checker.close()
+    assert not checker.problems and not checker.open
+    assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), "the page must name no other site"
+    embedded = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', text, re.DOTALL)
+    assert json.loads(embedded.group(1)) == json.loads(json.dumps(replay_data(match)))
+    with pytest.raises(ConfigError, match="does not exist"):
+        write_html(match, tmp_path / "missing" / "match.html")
+    with pytest.raises(ConfigError, match="is not a match result"):
+        page_html("not a match")
+
+
+def test_play_writes_the_page(tmp_path, capsys):
+    target = tmp_path / "m.html"
+    assert main(["play", "--seed", "2", "--quiet", "--html", str(target)]) == 0
+    assert target.stat().st_size > 10_000 and f"replay page written to {target}" in capsys.readouterr().out
+    assert main(["play", "--html", str(tmp_path / "nowhere" / "m.html")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+# A real browser ------------------------------------------------------------------------------------------------
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not (os.path.exists(p) or shutil.which(Path(p).name))]
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but no browser: {', '.join(missing)} missing (.ci/run installs Debian's "
+                        "chromium and chromium-driver)")
+        pytest.skip(f"no headless Chromium here ({', '.join(missing)} missing; apt-get install chromium "
+                    "chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 "--window-size=1400,900", f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER if os.path.exists(CHROMEDRIVER)
+                                              else shutil.which("chromedriver")), options=options)
+    driver.set_script_timeout(180)
+    yield driver
+    driver.quit()
+
+
+def test_a_browser_plays_the_page_through_and_shows_every_call(match, browser, tmp_path):
+    path = write_html(match, tmp_path / "match.html")
+    browser.get(path.as_uri())
+    browser.execute_async_script("const done = arguments[arguments.length - 1];"
+                                 "window.kempsReplay.playAll(4000).then(() => done(true));")
+    state = browser.execute_script("return window.kempsReplay.state()")
+    assert state["finished"] and state["round"] == len(match.rounds) - 1
+    shown = browser.execute_script("return window.kempsReplay.shownCalls()")
+    expected = [(i + 1, e.seat, e.call, e.right) for i, rnd in enumerate(match.rounds) for e in rnd.trace
+                if type(e) is CallHeard]
+    assert [(c["round"], c["seat"], c["call"], c["right"]) for c in shown] == expected
+    standings = browser.execute_script("return window.kempsReplay.standings()")
+    assert standings == {"letters": list(match.standings.letters), "points": list(match.standings.points),
+                         "rounds_won": list(match.standings.rounds_won)}
+    assert browser.execute_script("return window.kempsReplay.errors()") == []
+    severe = [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    assert severe == []
+    # A right Stop Kemps, as the page shows it: a screenshot to look at (KEMPS_SCREENSHOTS keeps it).
+    stop = next((i, j) for i, rnd in enumerate(match.rounds) for j, e in enumerate(rnd.trace)
+                if type(e) is CallHeard and e.call == "stop_kemps" and e.right)
+    browser.execute_script(f"window.kempsReplay.goTo({stop[0]}, {stop[1]})")
+    folder = Path(os.environ.get("KEMPS_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    shot = folder / f"stop_kemps_{match.rules.players}p.png"
+    assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 20_000
+    assert browser.execute_script("return window.kempsReplay.shownCalls().length") == len(expected)
