@@ -199,3 +199,14 @@ def test_play_command_tells_a_krepet_game(capsys):
     assert any("card_name" in e for e in data["events"])
     assert main(["play", "--game", "krepet", "--players", "4"]) == 2
     assert "--players 4: not used with --game krepet" in capsys.readouterr().err
+
+
+def test_the_trace_alone_rebuilds_every_position_and_the_end():
+    from kemps_sim.krepet.retrace import positions
+
+    for seed in range(8):
+        game = play_krepet(None, "greedy(lapse=0.3),loader", seed=seed)
+        for _event, state in positions(game):
+            state.check()
+        assert (state.cards_of(0), state.cards_of(1)) == game.cards_left
+        assert (state.result.winner if state.result else None) == game.winner

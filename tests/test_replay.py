@@ -153,3 +153,52 @@ def test_a_browser_plays_the_page_through_and_shows_every_call(match, browser, t
     shot = folder / f"stop_kemps_{match.rules.players}p.png"
     assert browser.save_screenshot(str(shot)) and shot.stat().st_size > 20_000
     assert browser.execute_script("return window.kempsReplay.shownCalls().length") == len(expected)
+
+
+# Krepet ---------------------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def krepet_game():
+    from kemps_sim.krepet import play_krepet
+
+    return play_krepet(None, "greedy(lapse=0.2),lookout", seed=1)
+
+
+def test_a_krepet_page_draws_the_positions_its_trace_implies(krepet_game, tmp_path):
+    from kemps_sim.krepet.retrace import positions
+    from kemps_sim.replay import krepet_replay_data
+
+    data = krepet_replay_data(krepet_game)
+    (game,) = data["rounds"]
+    assert [e["kind"] for e in game["events"]] == [type(e).__name__ for e in krepet_game.trace]
+    for (_event, state), row in zip(positions(krepet_game), game["events"], strict=True):
+        drawn = game["tables"][row["table"]]
+        assert drawn["tableau"] == state.tableau and drawn["hand"] == state.hand
+        assert drawn["talon"] == [len(t) for t in state.talon] and drawn["to_move"] == state.to_move
+    assert game["scores"][-1]["cards_left"] == list(krepet_game.cards_left) == data["final"]["cards_left"]
+    path = write_html(krepet_game, tmp_path / "krepet.html")
+    checker = _Checker()
+    checker.feed(path.read_text(encoding="utf-8"))
+    assert not checker.problems and not checker.open and path.stat().st_size < 2_000_000
+
+
+def test_a_browser_plays_a_krepet_page_through(krepet_game, browser, tmp_path, capsys):
+    from kemps_sim.krepet.trace import CallHeard as KrepetCall
+
+    path = write_html(krepet_game, tmp_path / "krepet.html")
+    browser.get(path.as_uri())
+    browser.execute_async_script("const done = arguments[arguments.length - 1];"
+                                 "window.kempsReplay.playAll(4000).then(() => done(true));")
+    shown = browser.execute_script("return window.kempsReplay.shownCalls()")
+    expected = [(e.caller, e.right) for e in krepet_game.trace if isinstance(e, KrepetCall)]
+    assert len(expected) > 3 and [(c["seat"], c["right"]) for c in shown] == expected
+    assert browser.execute_script("return window.kempsReplay.standings()") == {
+        "cards_left": list(krepet_game.cards_left)}
+    assert browser.execute_script("return window.kempsReplay.errors()") == []
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    right = next(i for i, e in enumerate(krepet_game.trace) if isinstance(e, KrepetCall) and e.right)
+    browser.execute_script(f"window.kempsReplay.goTo(0, {right})")
+    folder = Path(os.environ.get("KEMPS_SCREENSHOTS", tmp_path))
+    folder.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(folder / "krepet_right_call.png"))
+    assert main(["play", "--game", "krepet", "--seed", "1", "--quiet", "--html", str(tmp_path / "k2.html")]) == 0
+    assert "replay page written to" in capsys.readouterr().out and (tmp_path / "k2.html").is_file()

@@ -15,6 +15,7 @@ from kemps_sim.engine import EngineConfig, simulate_match
 from kemps_sim.errors import ConfigError
 from kemps_sim.narrate import narrate, standings_text
 from kemps_sim.presets import preset_names, resolve_any
+from kemps_sim.replay.target import html_target
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
     timeline = check_timeline(args.timeline, args.round_number)
-    page = check_html(args.html)
+    page = None if args.html is None else html_target(args.html)
     config = EngineConfig() if args.max_round_seconds is None else EngineConfig(
         max_round_seconds=args.max_round_seconds)
     result = simulate_match(rules, args.lineup or "collector", seed=args.seed, config=config)
@@ -94,20 +95,6 @@ def run(args: argparse.Namespace) -> int:
         write_html(result, page)
         print(f"replay page written to {page}", file=sys.stderr if args.json else sys.stdout)
     return 0
-
-
-def check_html(path: str | None) -> Path | None:
-    """The ``--html`` file as a path, checked before the match is played: an .html name in a folder that exists."""
-    if path is None:
-        return None
-    target = Path(path)
-    if target.suffix.lower() not in (".html", ".htm"):
-        raise ConfigError(f"--html {path}: the file name must end in .html")
-    if not target.parent.is_dir():
-        raise ConfigError(f"--html {path}: folder {str(target.parent)!r} does not exist")
-    if target.is_dir():
-        raise ConfigError(f"--html {path}: is a folder, not a file")
-    return target
 
 
 def check_timeline(path: str | None, round_number: int | None) -> Path | None:

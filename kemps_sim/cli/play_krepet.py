@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
 from typing import Any
 
 from kemps_sim.cards import card_name
@@ -19,9 +20,10 @@ def run_krepet(args: argparse.Namespace) -> int:
     from kemps_sim.krepet.narrate import narrate, summary_lines
     from kemps_sim.krepet.presets import load_krepet_rules, rules_source
     from kemps_sim.krepet.realtime import play_krepet
+    from kemps_sim.replay.target import html_target
 
     for flag, value in (("--players", args.players), ("--timeline", args.timeline), ("--round", args.round_number),
-                        ("--max-round-seconds", args.max_round_seconds), ("--html", args.html)):
+                        ("--max-round-seconds", args.max_round_seconds)):
         if value is not None:
             raise ConfigError(f"{flag} {value}: not used with --game krepet (two players, one game, no rounds)")
     if args.fidgets:
@@ -29,6 +31,7 @@ def run_krepet(args: argparse.Namespace) -> int:
     if args.seed < 0:
         raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
     rules = load_krepet_rules(rules_source(args.rules), **parse_overrides(args.overrides))
+    page = None if args.html is None else html_target(args.html)
     result = play_krepet(rules, args.lineup or DEFAULT_LINEUP, seed=args.seed)
     if args.json:
         print(json.dumps(as_json(result), ensure_ascii=False))
@@ -40,6 +43,11 @@ def run_krepet(args: argparse.Namespace) -> int:
     else:
         for line in narrate(result):
             print(line)
+    if page is not None:
+        from kemps_sim.replay import write_html
+
+        write_html(result, page)
+        print(f"replay page written to {page}", file=sys.stderr if args.json else sys.stdout)
     return 0
 
 

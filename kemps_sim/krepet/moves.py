@@ -29,6 +29,16 @@ class Pile:
     def __str__(self) -> str:
         return f"{_SHORT.get(self.kind, self.kind)}{self.index}"
 
+    @classmethod
+    def parse(cls, text: str) -> Pile:
+        """The pile a trace names, e.g. ``T3``, ``F0``, ``hand1``: the inverse of ``str(pile)``."""
+        kinds = {short: kind for kind, short in _SHORT.items()}
+        head = text.rstrip("0123456789")
+        kind = kinds.get(head, head)
+        if kind not in (*_SHORT, *OWNED) or head == text:
+            raise ValueError(f"pile {text!r}: not a pile name such as T3, F0 or hand1")
+        return cls(kind, int(text[len(head):]))
+
     @property
     def owned(self) -> bool:
         """Whether the pile belongs to a player (then ``index`` is the owner)."""

@@ -197,8 +197,8 @@ class KrepetSim:
         if missed:
             self.miss_times[len(s.misses) - 1] = self.env.now
         card, src, dst, kind = _describe(move)
-        self.trace.append(Moved(self.env.now, p, str(move), kind, card, src, dst, decided_at, missed,
-                                bool(s.pending), overlooked))
+        self.trace.append(Moved(self.env.now, p, str(move), kind, card, src, dst, getattr(move, "count", 1),
+                                decided_at, missed, bool(s.pending), overlooked))
         if self.config.strict:
             s.check()
 
@@ -264,6 +264,11 @@ def _stream(seed: int, *key: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=key)
 
 
+def deal_rng(seed: int) -> np.random.Generator:
+    """The generator a game of this seed deals from (so that its deal can be made again from the seed alone)."""
+    return np.random.default_rng(_stream(seed, DEAL))
+
+
 def play_krepet(rules: KrepetRules | str | None = None, lineup: Any = "greedy", profiles: Any = None,
                 seed: int = 0, *, config: KrepetConfig | None = None, errors: str = "raise") -> KrepetResult:
     """Play one Krepet game on the clock; the same arguments and seed give the same result, always.
@@ -298,7 +303,7 @@ def play_krepet(rules: KrepetRules | str | None = None, lineup: Any = "greedy", 
             if not isinstance(habits, Habits):
                 raise _early_error(name, seed, p, f"habits() returned {habits!r}; allowed: a Habits")
             players.append(_Player(p, name, agent, habits, seat_profiles[p], _stream(seed, SEAT, p)))
-        state = deal(rules, np.random.default_rng(_stream(seed, DEAL)))
+        state = deal(rules, deal_rng(seed))
         sim = box["sim"] = KrepetSim(rules, players, state, seed, config, watch)
         return sim.run()
 

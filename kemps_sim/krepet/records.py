@@ -14,8 +14,8 @@ from kemps_sim.krepet.trace import Moved
 
 MISSES_COLUMNS = ["seed", "player", "time", "move", "open_moves", "overlooked", "caught", "caught_after"]
 CALLS_COLUMNS = ["seed", "caller", "started", "time", "verdict", "right", "caught", "latency"]
-MOVES_COLUMNS = ["seed", "player", "time", "decided_at", "kind", "card", "src", "dst", "missed", "callable",
-                 "overlooked"]
+MOVES_COLUMNS = ["seed", "player", "time", "decided_at", "kind", "card", "src", "dst", "count", "missed",
+                 "callable", "overlooked"]
 
 
 def game_row(result: KrepetResult) -> dict:
@@ -66,5 +66,5 @@ def calls_rows(result: KrepetResult) -> list[dict]:
 def moves_rows(result: KrepetResult) -> list[dict]:
     """One row per move that landed."""
     return [{"seed": result.seed, "player": e.player, "time": e.time, "decided_at": e.decided_at, "kind": e.kind,
-             "card": e.card, "src": e.src, "dst": e.dst, "missed": e.missed, "callable": e.callable,
-             "overlooked": e.overlooked} for e in result.trace if isinstance(e, Moved)]
+             "card": e.card, "src": e.src, "dst": e.dst, "count": e.count, "missed": e.missed,
+             "callable": e.callable, "overlooked": e.overlooked} for e in result.trace if isinstance(e, Moved)]

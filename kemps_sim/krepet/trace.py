@@ -33,6 +33,7 @@ class Moved:
     card: int  # the card laid (-1 for other moves)
     src: str
     dst: str
+    count: int  # cards moved: a run laid on the tableau, or taken back (1 for a draw or the end of the turn)
     decided_at: float
     missed: int
     callable: bool

@@ -1,6 +1,18 @@
-"""A match you can watch: a self-contained HTML replay page (:func:`write_html`), and the data it plays."""
+"""A match you can watch: a self-contained HTML replay page (:func:`write_html`), and the data it plays.
 
-from kemps_sim.replay.data import replay_data
-from kemps_sim.replay.page import page_html, write_html
+The names load on first use, so that checking a ``--html`` argument (:mod:`kemps_sim.replay.target`) costs nothing.
+"""
 
-__all__ = ["page_html", "replay_data", "write_html"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_WHERE = {"page_html": "page", "write_html": "page", "replay_data": "data", "krepet_replay_data": "krepet_data"}
+__all__ = ["krepet_replay_data", "page_html", "replay_data", "write_html"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _WHERE:
+        return getattr(importlib.import_module(f"kemps_sim.replay.{_WHERE[name]}"), name)
+    raise AttributeError(f"module 'kemps_sim.replay' has no attribute {name!r}")

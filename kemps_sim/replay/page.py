@@ -1,4 +1,5 @@
-"""A match as one self-contained HTML page: the table drawn and played in real time in any browser, offline.
+"""A match (or a Krepet game) as one self-contained HTML page: the table drawn and played in real time in any
+browser, offline.
 
 The page holds its data (:func:`kemps_sim.replay.data.replay_data`), its style and its script inline: no server, no
 network, no external scripts or fonts. The script exposes ``window.kempsReplay`` (the page's own state, the calls
@@ -13,7 +14,9 @@ from importlib import resources
 from pathlib import Path
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.krepet.result import KrepetResult
 from kemps_sim.replay.data import replay_data
+from kemps_sim.replay.krepet_data import krepet_replay_data
 from kemps_sim.results import MatchResult
 
 
@@ -21,23 +24,32 @@ def _asset(name: str) -> str:
     return resources.files("kemps_sim.replay").joinpath("assets", name).read_text(encoding="utf-8")
 
 
-def page_html(result: MatchResult) -> str:
-    """The replay page of ``result`` as one HTML document."""
-    if not isinstance(result, MatchResult):
-        raise ConfigError(f"replay: {type(result).__name__} is not a match result; give what simulate_match returns")
-    data = json.dumps(replay_data(result), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    data = data.replace("</", "<\\/")  # nothing in the data can close the script element that holds it
-    rules = result.rules
-    title = html.escape(f"kemps-sim replay: seed {result.seed}, {rules.players} players, {len(result.rounds)} "
-                        f"round{'s' if len(result.rounds) != 1 else ''}, {rules.scoring} scoring")
+def page_html(result: MatchResult | KrepetResult) -> str:
+    """The replay page of ``result`` (a Kemps match or a Krepet game) as one HTML document."""
+    if isinstance(result, MatchResult):
+        data, legend = replay_data(result), "legend_kemps.html"
+        rules = result.rules
+        rounds = len(result.rounds)
+        title = (f"kemps-sim replay: seed {result.seed}, {rules.players} players, {rounds} "
+                 f"round{'s' if rounds != 1 else ''}, {rules.scoring} scoring")
+    elif isinstance(result, KrepetResult):
+        data, legend = krepet_replay_data(result), "legend_krepet.html"
+        title = f"kemps-sim replay: Krepet, seed {result.seed}, {result.names[0]} against {result.names[1]}"
+    else:
+        raise ConfigError(f"replay: {type(result).__name__} is not a match result; give what simulate_match or "
+                          "play_krepet returns")
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    text = text.replace("</", "<\\/")  # nothing in the data can close the script element that holds it
     page = _asset("page.html")
-    for key, value in (("{{CSS}}", _asset("replay.css")), ("{{JS}}", _asset("replay.js")), ("{{TITLE}}", title)):
+    for key, value in (("{{CSS}}", _asset("replay.css")), ("{{JS}}", _asset("krepet_view.js") + _asset("replay.js")),
+                       ("{{LEGEND}}", _asset(legend)), ("{{TITLE}}", html.escape(title))):
         page = page.replace(key, value)
-    return page.replace("{{DATA}}", data)  # last: the data may hold any text
+    return page.replace("{{DATA}}", text)  # last: the data may hold any text
 
 
-def write_html(result: MatchResult, path: str | Path) -> Path:
-    """Write the replay page of ``result`` to ``path`` (a folder that exists); return the path written."""
+def write_html(result: MatchResult | KrepetResult, path: str | Path) -> Path:
+    """Write the replay page of ``result`` (a Kemps match or a Krepet game) to ``path`` (a folder that exists);
+    return the path written."""
     target = Path(path)
     if not target.parent.is_dir():
         raise ConfigError(f"replay page {str(target)!r}: folder {str(target.parent)!r} does not exist")

@@ -37,7 +37,9 @@
     if (!o.back) {
       const name = data.cards[id];
       const suit = [...name].find((ch) => SUIT[ch]);
-      node("text", { x: CARD_W / 2, y: CARD_H / 2, class: "cardtext suit-" + SUIT[suit] }, g, name);
+      // a card in an overlapping column shows its name at the top edge, where the next card leaves it visible
+      node("text", o.corner ? { x: CARD_W / 2, y: 8, class: "cardtext corner suit-" + SUIT[suit] }
+                            : { x: CARD_W / 2, y: CARD_H / 2, class: "cardtext suit-" + SUIT[suit] }, g, name);
       node("title", {}, g, name);
     }
     return g;
@@ -76,16 +78,19 @@
     const current = state.index >= 0 ? ev[state.index] : null;
     const tab = r.tables[current ? current.table : 0];
     svg.textContent = "";
-    node("ellipse", { cx: CX, cy: CY, rx: RX - 70, ry: RY - 60, class: "felt" });
-    const shownHands = state.view < 0 ? null : revealedTo(state.view, state.index);
-    for (let s = 0; s < data.players; s++) drawSeat(s, tab, r, shownHands);
-    drawMiddle(tab);
+    VIEW.draw(tab, r);
     drawEffects(r, t);
     $("clock").textContent = `t = ${fmt(t)} s of ${fmt(endTime())} s`;
     $("scrub").value = String(Math.round((1000 * t) / Math.max(endTime(), 1e-9)));
     $("now").textContent = current ? `${fmt(current.time)} s: ${current.text || current.kind}` : "before the deal";
     drawStandings(r, current, t);
     markEvents();
+  }
+  function drawKemps(tab, r) {
+    node("ellipse", { cx: CX, cy: CY, rx: RX - 70, ry: RY - 60, class: "felt" });
+    const shownHands = state.view < 0 ? null : revealedTo(state.view, state.index);
+    for (let s = 0; s < data.players; s++) drawSeat(s, tab, r, shownHands);
+    drawMiddle(tab);
   }
   function drawSeat(s, tab, r, shownHands) {
     const p = seatPos(s);
@@ -111,6 +116,13 @@
     node("text", { x: CX, y: CY + 62, "text-anchor": "middle", class: "info" }, svg,
          `pack ${tab.pack} \u00b7 discard ${tab.discard}`);
   }
+  function noteCall(e, i, seat) {  // a call drawn on the table: what the page has shown (read by tests)
+    const key = `${state.round}:${i}`;
+    if (state.shown.has(key)) return;
+    state.shown.add(key);
+    state.shownCalls.push({ round: state.round + 1, index: i, time: e.time, seat, call: e.call || "krepet",
+                            right: e.right, outcome: e.outcome || e.verdict });
+  }
   function noticedBy(seat, gesture) {  // whether the seat perceived this gesture (by now)
     return rnd().events.some((e, i) => i <= state.index && e.kind === "Perceived" && e.seat === seat &&
                                        e.gesturer === gesture.seat && Math.abs(e.made_at - gesture.time) < 1e-9);
@@ -121,9 +133,9 @@
       const e = ev[i];
       const age = t - e.time;
       if (age > 3.0) break;
-      if (age > (SHOW[e.kind] || 0)) continue;
+      if (age > (VIEW.show[e.kind] || 0)) continue;
       if (state.view >= 0 && e.kind === "Perceived" && e.seat !== state.view) continue;
-      const draw = EFFECTS[e.kind];
+      const draw = VIEW.effects[e.kind];
       if (draw) draw(e, age, i);
     }
   }
@@ -166,12 +178,7 @@
       const y = p.y > CY ? p.y - 78 : p.y + 64;
       node("rect", { x: x - w / 2, y: y - 16, width: w, height: 26, rx: 12, class: "bubble " + verdict });
       node("text", { x, y: y + 2, "text-anchor": "middle", class: "bubble-text" }, svg, text);
-      const key = `${state.round}:${i}`;
-      if (!state.shown.has(key)) {
-        state.shown.add(key);
-        state.shownCalls.push({ round: state.round + 1, index: i, time: e.time, seat: e.seat, call: e.call,
-                                right: e.right, outcome: e.outcome });
-      }
+      noteCall(e, i, e.seat);
     },
     CallCutOff(e) {
       const p = seatPos(e.seat);
@@ -190,7 +197,7 @@
   function drawStandings(r, current, t) {
     const done = state.index === r.events.length - 1 && t >= endTime() - 1e-9;
     const score = done ? r.after : r.scores[current ? current.score : 0];
-    state.standing = { letters: score.letters, points: score.points, rounds_won: score.rounds_won };
+    state.standing = VIEW.standing(score);
     const box = $("standings");
     box.textContent = "";
     const head = document.createElement("div");
@@ -219,8 +226,7 @@
     marks.textContent = "";
     const end = Math.max(endTime(), 1e-9);
     rnd().events.forEach((e) => {
-      let cls = MARKED[e.kind];
-      if (e.kind === "Gestured" && e.deliberate) cls = "signal";
+      const cls = VIEW.mark(e);
       if (!cls) return;
       const m = document.createElement("div");
       m.className = "marker " + cls + (e.kind === "CallHeard" && !e.right ? " wrong" : "");
@@ -243,8 +249,7 @@
   // Playing --------------------------------------------------------------------------------------------------
   function nextKeyTime(from, to) {  // the first call, signal or four in (from, to]: playback never jumps over one
     for (const e of rnd().events) {
-      if (e.time > from + 1e-9 && e.time <= to && (e.kind === "CallHeard" || MARKED[e.kind] ||
-          (e.kind === "Gestured" && e.deliberate))) return e.time;
+      if (e.time > from + 1e-9 && e.time <= to && VIEW.mark(e)) return e.time;
     }
     return to;
   }
@@ -311,8 +316,7 @@
   function stepMark(delta) {
     pause();
     const ev = rnd().events;
-    const keys = ev.map((e, i) => ((e.kind === "CallHeard" || MARKED[e.kind] || (e.kind === "Gestured" && e.deliberate)) ? i : -1))
-      .filter((i) => i >= 0);
+    const keys = ev.map((e, i) => (VIEW.mark(e) ? i : -1)).filter((i) => i >= 0);
     const next = delta > 0 ? keys.find((i) => i > state.index) : keys.reverse().find((i) => i < state.index);
     if (next !== undefined) goTo(state.round, next);
   }
@@ -338,7 +342,7 @@
     const viewSel = $("view");
     const all = document.createElement("option");
     all.value = "-1"; all.textContent = "every hand"; viewSel.appendChild(all);
-    for (let s = 0; s < data.players; s++) {
+    for (let s = 0; s < data.players && data.game !== "krepet"; s++) {  // Krepet is played open
       const o = document.createElement("option"); o.value = String(s); o.textContent = `as seat ${s} sees it`; viewSel.appendChild(o);
     }
     viewSel.addEventListener("change", () => { state.view = Number(viewSel.value); render(); });
@@ -362,6 +366,15 @@
     setRound(0);
     requestAnimationFrame(frame);
   }
+
+  // The game's view: how the table, its effects, its marks and its standings are drawn ------------------------
+  const KEMPS = {
+    draw: drawKemps, effects: EFFECTS, show: SHOW,
+    mark: (e) => (e.kind === "Gestured" ? (e.deliberate ? "signal" : null) : MARKED[e.kind] || null),
+    standing: (score) => ({ letters: score.letters, points: score.points, rounds_won: score.rounds_won }),
+  };
+  const KIT = { data, state, svg, node, card, fmt, noteCall, W, CX, CY, CARD_W, CARD_H };
+  const VIEW = data.game === "krepet" ? window.KempsReplayViews.krepet(KIT) : KEMPS;
 
   // For scripts and tests: the page's own state, and playing every round to the end.
   window.kempsReplay = {
