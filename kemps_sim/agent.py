@@ -57,6 +57,7 @@ class BaseAgent:
     game = "kemps"
 
     def start_match(self, seat: int, players: int, rng: np.random.Generator) -> None:
+        """Keep the seat, the table size and the agent's own generator (draw randomness only from ``rng``)."""
         self.seat = seat
         self.players = players
         self.rng = rng
@@ -72,6 +73,7 @@ class BaseAgent:
         return self.default_signal if self.default_signal in allowed else allowed[0]
 
     def decide(self, obs: Observation) -> Intent:  # pragma: no cover - abstract
+        """The next intent, given what the seat sees now: every policy implements this."""
         raise NotImplementedError
 
     def wakes_on(self, percept: Percept, obs: Observation) -> bool:

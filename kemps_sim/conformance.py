@@ -21,6 +21,7 @@ class Failure:
     detail: str
 
     def line(self) -> str:
+        """The failure as one line: ``[check] where: what happened``."""
         return f"[{self.check}] {self.where}: {self.detail}"
 
 

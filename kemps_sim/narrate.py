@@ -180,6 +180,7 @@ class RoundNarrator:
                 self.noticed.setdefault((event.gesturer, event.made_at), []).append(f"seat {event.seat} ({how})")
 
     def lines(self) -> Iterator[str]:
+        """The round's lines: a head line, one or more per event (with its time), and the score after it."""
         rnd = self.rnd
         yield (f"Round {rnd.index + 1}: dealer seat {rnd.dealer}; signals: "
                + ", ".join(f"pair {p} {gesture_noun(s)}" for p, s in enumerate(rnd.signals)))
@@ -190,6 +191,7 @@ class RoundNarrator:
 
     # One event ------------------------------------------------------------------------------------------------
     def event(self, event: TraceEvent) -> list[str]:
+        """Take in the next event (the table follows it) and return the lines that tell it (none for some)."""
         self.table.apply(event)
         kind = type(event)
         handler = getattr(self, "_" + kind.__name__.lower(), None)

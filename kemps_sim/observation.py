@@ -113,6 +113,7 @@ class Observation:
     # Public side ----------------------------------------------------------------------------------------------
     @property
     def rules(self) -> Rules:
+        """The rules in force."""
         return self._public.rules
 
     @property
@@ -122,10 +123,12 @@ class Observation:
 
     @property
     def dealer(self) -> int:
+        """The seat that dealt this round."""
         return self._public.dealer
 
     @property
     def round_index(self) -> int:
+        """The round, counted from 0."""
         return self._public.round_index
 
     @property
@@ -156,6 +159,7 @@ class Observation:
 
     @property
     def pack_size(self) -> int:
+        """Cards left in the pack (everyone can see the pile shrink)."""
         return self._public.pack_size
 
     @property
@@ -180,14 +184,17 @@ class Observation:
 
     @property
     def letters(self) -> tuple[int, ...]:
+        """Each pair's letters so far (letters scoring)."""
         return self._public.standings.letters
 
     @property
     def points(self) -> tuple[int, ...]:
+        """Each pair's points so far (points scoring)."""
         return self._public.standings.points
 
     @property
     def rounds_won(self) -> tuple[int, ...]:
+        """Each pair's rounds won so far (rounds-won scoring)."""
         return self._public.standings.rounds_won
 
     @property

@@ -117,13 +117,16 @@ class BaseKrepetAgent(BaseAgent):
         self.habits()  # a bad value is refused now, naming the agent
 
     def habits(self) -> Habits:
+        """The hyperparameters as the engine's :class:`Habits` (a bad value names the agent)."""
         try:
             return Habits(self.attention, self.criterion, self.lapse, self.checks_first)
         except ConfigError as exc:
             raise ConfigError(str(exc).replace("habits.", f"{self.name}.", 1)) from None
 
     def calls(self, view: KrepetView, percept: Percept) -> bool:
+        """Call on every percept: the criterion already drew the line between "a miss" and "nothing"."""
         return True
 
     def decide(self, view: KrepetView) -> Move:  # pragma: no cover - abstract
+        """The next move, one of ``view.moves``: every policy implements this."""
         raise NotImplementedError
