@@ -183,6 +183,10 @@ class Collecting:
             if rank == avoid:
                 continue
             held = counts.get(rank, 0)
-            if held + len(middle) > held_target and held + sum(RANK[c] == rank for c in middle) > held_target:
-                return True
+            if held + len(middle) > held_target:
+                for c in middle:  # held + the middle's cards of the rank, counted in a plain loop (a hot path)
+                    if RANK[c] == rank:
+                        held += 1
+                if held > held_target:
+                    return True
         return False

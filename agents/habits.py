@@ -34,11 +34,12 @@ class RoundMemory:
         if obs.round_index != self.round:
             self.__init__()  # type: ignore[misc]
             self.round = obs.round_index
-        if obs.middle_version != self.version:
-            self.version = obs.middle_version
+        version = obs.middle_version
+        if version != self.version:
+            self.version = version
             self.version_since = obs.now
             if hurry is None:
-                self.patience = float(obs.profile.patience.sample(rng, 1)[0])
+                self.patience = obs.profile.patience.draw(rng)
             else:
                 self.patience = hurry * (0.5 + float(rng.random()))
 
@@ -62,9 +63,10 @@ class RoundMemory:
     def objection(self, obs: Observation, wanted: bool) -> Intent | None:
         """Object to a pending "stalled" said by someone else while the middle holds a card the seat wants
         (``wanted``), once per stall: "wait, I want that one" (004: the dealer sweeps only if nobody objects)."""
+        if not wanted:
+            return None
         pending = obs.stall_pending_until
-        if (not wanted or pending is None or self.stalled_version == obs.middle_version
-                or self.objected_to == pending):
+        if pending is None or self.stalled_version == obs.middle_version or self.objected_to == pending:
             return None
         self.objected_to = pending
         return Object()
@@ -78,11 +80,12 @@ class RoundMemory:
         mode = obs.rules.fresh_middle
         if mode == "nobody_wants" or (mode == "dealer_decides" and obs.seat != obs.dealer):
             return WAIT
-        if obs.refilling or obs.stall_pending_until is not None or self.stalled_version == obs.middle_version:
+        version = obs.middle_version
+        if obs.refilling or obs.stall_pending_until is not None or self.stalled_version == version:
             return WAIT
         waited = obs.now - self.version_since
         if waited >= self.patience:
-            self.stalled_version = obs.middle_version
+            self.stalled_version = version
             return SayStalled()
         return Wait(timeout=self.patience - waited)
 

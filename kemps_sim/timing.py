@@ -144,6 +144,11 @@ class Distribution(NumericConfig):
         """``size`` independent draws as a float array, none below :data:`TIME_FLOOR`."""
         raise NotImplementedError
 
+    def draw(self, rng: np.random.Generator) -> float:
+        """One draw: the same number as ``float(self.sample(rng, 1)[0])``, from the same state of ``rng`` (families
+        whose numpy draw has a scalar form override this with it, which skips building an array)."""
+        return float(self.sample(rng, 1)[0])
+
     def as_dict(self) -> dict[str, Any]:
         """``{"family": ..., <parameters>}``, accepted back by :func:`distribution_from_mapping`."""
         return {"family": self.family, **self.params()}
@@ -167,6 +172,7 @@ class ExGaussian(Distribution):
 
     @property
     def mean(self) -> float:
+        """The mean, ``mu + tau``."""
         return self.mu + self.tau
 
     @property
@@ -191,6 +197,7 @@ class LogNormal(Distribution):
 
     @property
     def mean(self) -> float:
+        """The mean, ``median * exp(sigma^2 / 2)``."""
         return self.median * math.exp(self.sigma**2 / 2)
 
     @property
@@ -199,6 +206,9 @@ class LogNormal(Distribution):
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         return rng.lognormal(math.log(self.median), self.sigma, size)
+
+    def draw(self, rng: np.random.Generator) -> float:
+        return float(rng.lognormal(math.log(self.median), self.sigma))
 
 
 @dataclass(frozen=True)
@@ -217,6 +227,9 @@ class Exponential(Distribution):
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         return rng.exponential(self.mean, size)
 
+    def draw(self, rng: np.random.Generator) -> float:
+        return float(rng.exponential(self.mean))
+
 
 @dataclass(frozen=True)
 class Fixed(Distribution):
@@ -229,6 +242,7 @@ class Fixed(Distribution):
 
     @property
     def mean(self) -> float:
+        """The mean: the value itself."""
         return self.value
 
     @property
@@ -255,6 +269,9 @@ class Gamma(Distribution):
 
     def sample(self, rng: np.random.Generator, size: int) -> np.ndarray:
         return rng.gamma(self.shape, self.mean / self.shape, size)
+
+    def draw(self, rng: np.random.Generator) -> float:
+        return float(rng.gamma(self.shape, self.mean / self.shape))
 
 
 FAMILIES: dict[str, type[Distribution]] = {

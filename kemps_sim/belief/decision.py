@@ -85,8 +85,8 @@ class Caller:
         self.hunches = hunches
         self.rules: Rules | None = None
         self.last: Choice | None = None
-        # The belief's state (Belief.version) when no call was open about any seat: until the belief reads
-        # something new, none can be, so the answer stays "no call" without looking again (most decisions).
+        # The belief's state (Belief.version) when no call could be made though a seat was open (one that may not
+        # be accused now, say): until the belief reads something new, none can be, so the answer stays "no call".
         self._quiet: tuple[int, ...] | None = None
         self._looked = False
 
@@ -101,6 +101,9 @@ class Caller:
         # the seats that may be accused, pair by pair (lowest pair first)
         self.stop_pairs = tuple(tuple(s for s in pair_seats(n, pair) if s in self.stops)
                                 for pair in sorted({pair_of(n, t) for t in self.targets}))
+        # every seat a call may be about: the partner, and those that may be accused if the seat calls Stop Kemps
+        self.about = (belief.partner, *(s for members in self.stop_pairs for s in members)) if self.stop \
+            else (belief.partner,)
         partner = belief.partner
         self.stealing_pairs = len({pair_of(n, o) for o in opponents(n, seat)
                                    if partner in allowed_stop_targets(rules, o)})
@@ -119,10 +122,18 @@ class Caller:
         """The call worth making now, or None. The belief must be up to date (``Belief.refresh``)."""
         if self.rules is None:
             self._start(obs.rules)
-        version = None if self.hunches else self.belief.version()
-        if version is not None and version == self._quiet:
-            self.last = None
-            return None
+        version = None
+        if not self.hunches:
+            # Without hunches a call needs something seen of the seat it is about, or its four made certain
+            # (_worth_a_look): with no such seat (most decisions), or at the same evidence as when no call could be
+            # made, there is none to make.
+            if not self.belief.any_open(self.about):
+                self.last = None
+                return None
+            version = self.belief.version()
+            if version == self._quiet:
+                self.last = None
+                return None
         self._looked = False
         best: tuple[float, Choice] | None = None
         for value, choice in self._candidates(obs, holding_four):

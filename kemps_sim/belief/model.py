@@ -75,6 +75,9 @@ class Belief:
         self.watched: frozenset[str] | None = None
         self._obs: Observation | None = None
         self._attention: Attention | None = None
+        self._heard = -1  # how many calls the signal knowledge, the honesty and the floors have read
+        self._looks_for: Attention | None = None  # the attention _looks was worked out for
+        self._looks: dict[str, float] = {}  # P(a swap is noticed) by the swapper's relation (partner, opponent)
         self._signals: dict[int, str] = {}  # the seat's own pair's signal, by round
         self._shares: dict[int, tuple[int, dict[str, float]]] = {}
 
@@ -88,12 +91,15 @@ class Belief:
         reader.refresh(obs)
         if obs is not self._obs:
             self._new_round(obs)
-        self.knowledge.update(reader, obs.signals_allowed)
-        assert self.honesty is not None
-        if len(reader.calls) != self.honesty.read:
-            self.honesty.update(reader, self.seat, self._deliberate)
-        if len(reader.calls) != self._calls_seen:
-            self._floors_after_calls(reader)
+        heard = len(reader.calls)
+        if heard != self._heard:  # what the calls teach, read once per new call (and once at the start)
+            self._heard = heard
+            self.knowledge.update(reader, obs.signals_allowed)
+            assert self.honesty is not None
+            if heard != self.honesty.read:
+                self.honesty.update(reader, self.seat, self._deliberate)
+            if heard != self._calls_seen:
+                self._floors_after_calls(reader)
         percepts = self._percepts
         if len(percepts) != self._read:
             ignore, seen, pending, pair_by_seat = self.ignore, self.seen, self.pending, self.pair_by_seat
@@ -122,9 +128,13 @@ class Belief:
         attention = self._attention
         if attention is None:
             return True
-        relation = PARTNER if event.seat == self.partner else OPPONENT
-        looked = attention.middle + attention.fixation_probability(relation, max(self.players - 2, 1))
-        return looked >= 1.0 or float(self.rng.random()) < looked
+        if attention is not self._looks_for:  # the chances of a look, worked out once per spread of the eyes
+            self._looks_for = attention
+            opponents = max(self.players - 2, 1)
+            self._looks = {relation: attention.middle + attention.fixation_probability(relation, opponents)
+                           for relation in (PARTNER, OPPONENT)}
+        looked = self._looks[PARTNER if event.seat == self.partner else OPPONENT]
+        return looked >= 1.0 or self.rng.random() < looked  # Generator.random() gives a Python float
 
     def _start(self, obs: Observation) -> None:
         rules = obs.rules
@@ -250,6 +260,16 @@ class Belief:
         """Whether anything was perceived of ``seat`` since it last touched the middle (else Λ <= 1)."""
         seen = self.seen[seat]
         return bool(seen) and seen[-1][0] >= max(self.reader.still_since(seat), self.floor[seat])
+
+    def any_open(self, seats: tuple[int, ...]) -> bool:
+        """Whether :meth:`has_news` or :meth:`certain` holds for any of ``seats``: whether a call about one of them
+        could rest on something. Asked at every decision, so the common answer (nothing seen of any of them, fewer
+        than four of each one's cards known) is given without the rest."""
+        seen, held = self.seen, self.reader.held
+        for seat in seats:
+            if (seen[seat] or len(held[seat]) >= HAND_SIZE) and (self.has_news(seat) or self.certain(seat)):
+                return True
+        return False
 
     def stop_right(self, obs: Observation, accused: int) -> float:
         """P(a Stop Kemps naming ``accused`` is right now), per ``stop_kemps_reveals`` (the accused alone or either
