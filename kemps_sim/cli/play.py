@@ -38,7 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         'default greedy)')
     p.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
     p.add_argument("--max-round-seconds", type=float, default=None, help="liveness cap per round (default 600)")
-    p.add_argument("--fidgets", action="store_true", help="also print fidgets nobody noticed")
+    p.add_argument("--fidgets", action="store_true",
+                   help="also simulate and print every fidget, noticed or not (the engine otherwise leaves out "
+                        "gestures nobody watches; the match plays exactly the same)")
     p.add_argument("--timeline", default=None, metavar="FILE.png",
                    help="also draw one round as a time line (lanes per seat) into this PNG file")
     p.add_argument("--html", default=None, metavar="FILE.html",
@@ -71,8 +73,8 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
     timeline = check_timeline(args.timeline, args.round_number)
     page = None if args.html is None else html_target(args.html)
-    config = EngineConfig() if args.max_round_seconds is None else EngineConfig(
-        max_round_seconds=args.max_round_seconds)
+    caps = {} if args.max_round_seconds is None else {"max_round_seconds": args.max_round_seconds}
+    config = EngineConfig(all_fidgets=args.fidgets, **caps)
     result = simulate_match(rules, args.lineup or "collector", seed=args.seed, config=config)
     round_number = 1 if args.round_number is None else args.round_number
     played = len(result.rounds)

@@ -34,6 +34,10 @@ class EngineConfig:
     deal_time: float = 2.8
     strict: bool = False  # check the conservation invariant after every change of the table (tests use it)
     fidgets: bool = True  # simulate natural fidgets (turn off only to isolate a mechanism in a study)
+    # Also simulate the fidgets of gesture types nobody watches and no pair signals with (left out otherwise: they
+    # could change nothing). They come from a stream of their own, so the match plays exactly as without them; only
+    # the trace gains their Gestured events. For telling a match (`kemps-sim play --fidgets`), not for sweeps.
+    all_fidgets: bool = False
     # Wall-clock seconds one call into an agent (decide() or a hook) may take before the agent is deemed never to
     # decide (None: no limit). A guard only: it can end a match with an error, never change the outcome of a match
     # that finishes. Enforced from the thread that started the match (engine.guard): no signal or main thread is

@@ -18,7 +18,8 @@ from kemps_sim.timing import BlockSampler
 #: The key of each of a seat's random streams under the seat's seed: fixed, so that a stream added later (or a
 #: quantity a study changes) never moves another's numbers.
 STREAM_KEYS: dict[str, int] = {"reaction": 0, "reach": 1, "speech": 2, "perception_latency": 3, "gesture_time": 4,
-                               "perception": 5, "fidgets": 6, "card_read": 7, "patience": 8}
+                               "perception": 5, "fidgets": 6, "card_read": 7, "patience": 8,
+                               "unwatched_fidgets": 9}
 
 
 @dataclass
@@ -39,6 +40,7 @@ class SeatKit:
     silent: bool
     fidget_rng: np.random.Generator
     memory: dict[str, Any] = field(default_factory=dict)
+    seed: np.random.SeedSequence | None = None  # the seat's seed, for a stream built only when asked for
     _streams: dict[tuple[str, ...], FidgetStream] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -67,7 +69,7 @@ class SeatKit:
         samplers = {name: profile.sampler(name, stream(name)) for name in DISTRIBUTION_FIELDS}
         return cls(seat=seat, agent=agent, agent_name=agent_name, profile=profile, samplers=samplers,
                    perceiver=profile.perceiver(stream("perception"), n_opponents=players - 2), repertoire=repertoire,
-                   silent=silent, fidget_rng=stream("fidgets"))
+                   silent=silent, fidget_rng=stream("fidgets"), seed=seed)
 
     def read(self, cards: int) -> float:
         """Seconds to take in ``cards`` cards that just landed in the middle, one after another."""
@@ -82,6 +84,14 @@ class SeatKit:
             return None
         chosen = self._watches(obs)
         return None if chosen is None else frozenset(chosen)
+
+    def unwatched_fidgets(self, types: tuple[str, ...]) -> FidgetStream:
+        """The seat's fidgets of ``types`` only (gesture types nobody watches), from a generator of their own, so
+        that simulating them leaves every other stream as it was (``EngineConfig.all_fidgets``)."""
+        rng = np.random.default_rng(np.random.SeedSequence(
+            self.seed.entropy, spawn_key=(*self.seed.spawn_key, STREAM_KEYS["unwatched_fidgets"])))
+        others = tuple(name for name in self.repertoire.names if name not in types)
+        return self.profile.fidget_stream(rng, self.repertoire, others)
 
     def fidgets_without(self, exclude: tuple[str, ...]) -> FidgetStream:
         """The seat's fidget stream without some gesture types (spoken ones too at a table where nobody talks).

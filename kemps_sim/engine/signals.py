@@ -50,18 +50,22 @@ class SignalChannel:
             exclude = tuple(name for name in self.repertoire.names if name not in kept)
         self.streams = [kit.fidgets_without(exclude) for kit in self.players.kits]
         for seat in range(self.state.rules.players):
-            self._schedule_fidget(seat)
+            self._schedule_fidget(seat, self.streams)
+        if exclude and self.players.config.all_fidgets:  # for the telling of a match: they change nothing
+            unwatched = [kit.unwatched_fidgets(exclude) for kit in self.players.kits]
+            for seat in range(self.state.rules.players):
+                self._schedule_fidget(seat, unwatched)
 
-    def _schedule_fidget(self, seat: int) -> None:
-        gap = self.streams[seat].next_gap()
+    def _schedule_fidget(self, seat: int, streams: list) -> None:
+        gap = streams[seat].next_gap()
         if gap != float("inf"):
-            self.env.timeout(gap).callbacks.append(partial(self._fidget, seat))
+            self.env.timeout(gap).callbacks.append(partial(self._fidget, seat, streams))
 
-    def _fidget(self, seat: int, _: simpy.Event) -> None:
+    def _fidget(self, seat: int, streams: list, _: simpy.Event) -> None:
         if self.state.over:
             return
-        self.gesture(seat, self.streams[seat].next_kind(), deliberate=False)
-        self._schedule_fidget(seat)
+        self.gesture(seat, streams[seat].next_kind(), deliberate=False)
+        self._schedule_fidget(seat, streams)
 
     def gesture(self, seat: int, name: str, deliberate: bool) -> None:
         """A gesture happens now: record it and let every other seat that watches it perhaps perceive it."""
