@@ -7,12 +7,12 @@ dataclasses whose fields carry a :class:`KnobSpec` in their metadata (:func:`kno
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any, Literal
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.suggest import did_you_mean
 
 
 @dataclass(frozen=True)
@@ -95,10 +95,8 @@ def check_names(specs: Mapping[str, KnobSpec], names: Mapping[str, Any], what: s
     """Refuse any name that is not a knob, suggesting the closest one."""
     for name in names:
         if name not in specs:
-            close = difflib.get_close_matches(str(name), specs, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise ConfigError(f"rules.{name} = {show(names[name])}: unknown {what}{hint}; allowed knobs are "
-                              + ", ".join(specs))
+            raise ConfigError(f"rules.{name} = {show(names[name])}: unknown {what}{did_you_mean(name, specs)}; "
+                              "allowed knobs are " + ", ".join(specs))
 
 
 def show(value: Any) -> str:

@@ -16,6 +16,7 @@ from kemps_sim.agent import Agent, BaseAgent
 from kemps_sim.errors import ConfigError
 from kemps_sim.registry import agent_info, builtin_names
 from kemps_sim.seating import pair_of
+from kemps_sim.suggest import did_you_mean
 
 LineupLike = str | Sequence[str | BaseAgent | Callable[[], Agent]]
 AgentFactory = Callable[[], Agent]
@@ -89,7 +90,7 @@ def parse_entry(text: str) -> tuple[str, dict[str, Any]]:
         except SyntaxError as exc:
             offset = exc.offset or 0
             where = f" (at character {start + offset - 2})" if 2 <= offset <= len(args) + 2 else ""
-            raise ConfigError(bad + where) from None
+            raise ConfigError(bad + _bare_text_hint(args) + where) from None
         except (ValueError, RecursionError, MemoryError, OverflowError):
             raise ConfigError(bad) from None
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Name) or call.func.id != "f":
@@ -109,9 +110,36 @@ def parse_entry(text: str) -> tuple[str, dict[str, Any]]:
             try:
                 params[keyword.arg] = ast.literal_eval(keyword.value)
             except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError, OverflowError):
-                raise ConfigError(f"lineup entry {_shown(text)}: {keyword.arg} = ...: the value must be a literal "
-                                  f"(a number, text in quotes, true/false as True/False, a list) ({column})") from None
+                hint = _literal_hint(keyword.arg, ast.get_source_segment(f"f({args})", keyword.value) or "")
+                raise ConfigError(f"lineup entry {_shown(text)}: {keyword.arg} = ...: the value must be a literal"
+                                  f"{hint} ({column})") from None
     return name, params
+
+
+#: A value written as bare words (text someone forgot to quote), such as ``cough`` or ``cough drop``.
+_BARE_WORDS = re.compile(r"[A-Za-z_][\w\-]*(?:\s+[\w\-]+)*")
+_CONSTANTS = {"true": "True", "false": "False", "none": "None"}
+
+
+def _literal_hint(name: str, value: str) -> str:
+    """What to write instead of a value that is not a literal: ``True`` for ``true``, quotes around bare words
+    (``signal='cough'`` for ``signal=cough``), else the kinds of literal there are."""
+    value = value.strip()
+    if value.lower() in _CONSTANTS:
+        return f"; write {name}={_CONSTANTS[value.lower()]}"
+    if _BARE_WORDS.fullmatch(value) and value not in _CONSTANTS.values():
+        return f"; quote text: {name}={value!r}"
+    return " (a number, text in quotes, true/false as True/False, a list)"
+
+
+def _bare_text_hint(args: str) -> str:
+    """The quoting hint for the first ``name=bare words`` among parameters that do not parse (``signal=cough drop``:
+    several unquoted words are a syntax error rather than a name), or ``""``."""
+    for part in args.split(","):
+        name, equals, value = part.partition("=")
+        if equals and name.strip().isidentifier() and " " in value.strip() and _BARE_WORDS.fullmatch(value.strip()):
+            return _literal_hint(name.strip(), value)
+    return ""
 
 
 def entry_text(name: str, params: dict[str, Any]) -> str:
@@ -131,7 +159,8 @@ def make_factory(name: str, params: dict[str, Any], game: str = "kemps") -> Agen
     for key in params:
         if key not in parameters:
             listed = ", ".join(f"{p}={v!r}" for p, v in parameters.items()) or "none"
-            raise ConfigError(f"lineup agent {name!r}: unknown parameter {key!r}; parameters: {listed}")
+            raise ConfigError(f"lineup agent {name!r}: unknown parameter {key!r}{did_you_mean(key, parameters)}; "
+                              f"parameters: {listed}")
     try:
         cls(**params)
     except ConfigError:

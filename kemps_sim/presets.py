@@ -19,6 +19,7 @@ from typing import Any
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.rules import Rules, check_knob_names, knob_specs, read_rules_toml
+from kemps_sim.suggest import did_you_mean
 
 #: What :func:`load_rules` accepts: a preset name, a TOML file, a mapping of knobs (maybe naming a ``preset``), a
 #: :class:`Rules`, or nothing (the default preset).
@@ -255,8 +256,8 @@ def preset_names() -> tuple[str, ...]:
 def get_preset(name: str) -> Preset:
     """The preset of that name, or a one-line error listing the presets."""
     if not isinstance(name, str) or name not in PRESETS:
-        raise ConfigError(f"rules.preset = {name!r}: unknown preset; allowed presets are "
-                          + ", ".join(PRESETS))
+        raise ConfigError(f"rules.preset = {name!r}: unknown preset{did_you_mean(name, PRESETS)}; allowed presets "
+                          "are " + ", ".join(PRESETS))
     return PRESETS[name]
 
 

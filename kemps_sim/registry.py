@@ -24,6 +24,7 @@ from typing import Any
 
 from kemps_sim.agent import Agent, BaseAgent
 from kemps_sim.errors import ConfigError
+from kemps_sim.suggest import did_you_mean
 
 GROUP = "kemps_sim.agents"
 BUILT_IN = "built-in"
@@ -139,7 +140,9 @@ def agent_info(name: str) -> AgentInfo:
         return info
     if errors:
         raise ConfigError(f"lineup agent {name!r}: a plugin that could not be used: {errors[0].line()}")
-    raise ConfigError(f"lineup agent {name!r}: unknown agent; allowed agents are {', '.join(known_names())}")
+    known = known_names()
+    raise ConfigError(f"lineup agent {name!r}: unknown agent{did_you_mean(name, known)}; allowed agents are "
+                      f"{', '.join(known)}")
 
 
 def agent_class(name: str) -> AgentClass:

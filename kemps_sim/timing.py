@@ -9,7 +9,6 @@ other human-model modules (:mod:`~kemps_sim.gestures`, :mod:`~kemps_sim.percepti
 
 from __future__ import annotations
 
-import difflib
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
@@ -18,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.suggest import did_you_mean
 
 #: Every draw below this is raised to it: no human action takes negative time. Only the ex-Gaussian can fall
 #: below zero, and with the default parameters (mu >= 10 sigma) that has probability below 1e-20, so the clip
@@ -73,9 +73,8 @@ def check_keys(field: str, data: Mapping[str, Any], allowed: Iterable[str], what
     allowed = list(allowed)
     for key in data:
         if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            raise ConfigError(f"{field}.{key} = {show(data[key])}: not {what}{hint}; allowed: {', '.join(allowed)}")
+            raise ConfigError(f"{field}.{key} = {show(data[key])}: not {what}{did_you_mean(key, allowed)}; allowed: "
+                              f"{', '.join(allowed)}")
 
 
 class NumericConfig:

@@ -79,7 +79,8 @@ def test_bad_krepet_specs_are_refused_with_every_problem_named(tmp_path):
     assert "base.players = 4: Krepet is a game for two" in text
     with pytest.raises(SpecError) as error:
         spec_from_mapping(krepet_data(tmp_path / "x", axes={"pair0.agent.attention": [0.1]}))
-    assert "not a place a value can go in a Krepet sweep; axis names are rules, rules.KNOB, lineup" in str(error.value)
+    assert ("not a place a value can go in a Krepet sweep (did you mean player0.agent.attention?); axis names are "
+            "rules, rules.KNOB, lineup") in str(error.value)
     with pytest.raises(SpecError, match="Krepet has players 0 and 1"):
         spec_from_mapping(krepet_data(tmp_path / "x", axes={"player2.agent.lapse": [0.1]}))
     with pytest.raises(SpecError, match="axes.agent.threshold: no agent in lineup"):

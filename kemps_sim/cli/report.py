@@ -1,5 +1,5 @@
-"""``kemps-sim report``: the summary table of a sweep's results folder, printed and written as CSV, and the test
-of a difference between two of its groups."""
+"""``kemps-sim report``: the summary table of a sweep's results folder, printed and written as CSV, the test
+of a difference between two of its groups, and (``--export csv``) every table of the folder as CSV."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.results import COMPARE_METRICS
+from kemps_sim.suggest import did_you_mean
 
 if TYPE_CHECKING:  # pandas and the store load when a folder is read, not for --help
     import pandas as pd
@@ -61,6 +62,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--skip-damaged", action="store_true",
                    help="report from the sound chunks only when some chunk files are damaged or missing (the "
                         "default refuses and names them; resuming the sweep recomputes them)")
+    p.add_argument("--export", choices=("csv",), default=None,
+                   help="also write every table of the folder (matches, pairs, rounds, calls, fours; misses and moves "
+                        "of a Krepet sweep; events if stored) as one CSV file each, with the same columns")
+    p.add_argument("--export-to", default=None, metavar="DIR",
+                   help="the folder --export writes to (default FOLDER/csv/, made if missing)")
     p.add_argument("--sensitivity", default=None, metavar="METRIC",
                    help="for a sobol or morris sweep: the indices of METRIC per swept parameter (pairN_COLUMN, such "
                         "as pair0_won, or a matches-table column such as duration), written as "
@@ -76,6 +82,11 @@ def run(args: argparse.Namespace) -> int:
     """
     if not 0.0 < args.confidence < 1.0:
         raise ConfigError(f"--confidence {args.confidence!r}: must be strictly between 0 and 1, such as 0.95")
+    if args.metric not in COMPARE_METRICS:
+        raise ConfigError(f"--metric {args.metric}: unknown metric{did_you_mean(args.metric, COMPARE_METRICS)}; "
+                          f"allowed: {', '.join(COMPARE_METRICS)}")
+    if args.export_to is not None and args.export is None:
+        raise ConfigError(f"--export-to {args.export_to}: says where --export writes; give --export csv too")
     whole = bool(args.compare or args.sensitivity or args.plots)  # these need the rows; the summary alone does not
     results = load_folder(args.folder, skip_damaged=args.skip_damaged, tables=whole)
     if args.compare and args.metric != "win_rate" and game_of(results.manifest) == "krepet":
@@ -116,6 +127,12 @@ def run(args: argparse.Namespace) -> int:
             style.save(ax.figure, written[-1])
         for path in written:
             print(f"wrote {path}")
+    if args.export:
+        from kemps_sim.sweep import export_csv
+
+        paths = export_csv(args.folder, args.export_to, skip_damaged=args.skip_damaged)
+        print(f"{len(paths)} tables written as CSV to {paths[0].parent if paths else args.export_to}: "
+              + ", ".join(path.name for path in paths))
     return 0
 
 

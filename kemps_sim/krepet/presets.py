@@ -15,6 +15,7 @@ from typing import Any
 from kemps_sim.errors import ConfigError
 from kemps_sim.krepet.rules import KrepetRules, check_knob_names
 from kemps_sim.presets import Preset, reading, said
+from kemps_sim.suggest import did_you_mean
 
 WIKIBOOKS = Preset("wikibooks", "002", "de", "Krepet, a two-player Kampfpatience (Wikibooks card games page)", {
     "tableau_per_player": said(4, "eine zu sich senkrecht liegende Reihe aus vier Karten",
@@ -85,7 +86,8 @@ DEFAULT_PRESET = "wikibooks"
 def get_preset(name: str) -> Preset:
     """The Krepet preset of that name, or a one-line error listing the presets."""
     if not isinstance(name, str) or name not in PRESETS:
-        raise ConfigError(f"rules.preset = {name!r}: unknown Krepet preset; allowed presets are " + ", ".join(PRESETS))
+        raise ConfigError(f"rules.preset = {name!r}: unknown Krepet preset{did_you_mean(name, PRESETS)}; allowed "
+                          "presets are " + ", ".join(PRESETS))
     return PRESETS[name]
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import pandas as pd
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.suggest import did_you_mean
 
 #: A group's key: one value per ``by`` column, with missing values (NaN, None) turned into None.
 Key = tuple[Any, ...]
@@ -54,7 +55,8 @@ def require(table: pd.DataFrame | None, name: str, by: Sequence[str], columns: I
     for column, role in needed:
         if column not in table.columns:
             available = ", ".join(map(str, table.columns))
-            raise ConfigError(f"{role} {column!r} is not in the {name} table; columns: {available}")
+            hint = did_you_mean(column, table.columns)
+            raise ConfigError(f"{role} {column!r} is not in the {name} table{hint}; columns: {available}")
     return table
 
 

@@ -46,6 +46,7 @@ from kemps_sim.stats._groups import Key, as_by, check_confidence, group_keys, is
 from kemps_sim.stats._intervals import NAN
 from kemps_sim.stats._scoring import MIXED, SCORING_COLUMN, group_scorings
 from kemps_sim.stats.rates import KEMPS_CALLS
+from kemps_sim.suggest import did_you_mean
 
 #: A p-value below this prints as ``p < 1e-6``.
 P_FLOOR = 1e-6
@@ -199,7 +200,8 @@ def compare(tables: Mapping[str, pd.DataFrame], metric: str, a: Any, b: Any, by:
     by_columns, confidence = as_by(by), check_confidence(confidence)
     metrics = _metrics(pair)
     if metric not in metrics:
-        raise ConfigError(f"metric: {metric!r} is not known; allowed: {', '.join(METRICS)}")
+        raise ConfigError(f"metric: {metric!r} is not known{did_you_mean(metric, METRICS)}; allowed: "
+                          f"{', '.join(METRICS)}")
     spec = metrics[metric]
     name = spec.table
     if name not in tables:

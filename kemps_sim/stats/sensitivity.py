@@ -33,6 +33,7 @@ import pandas as pd
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.results import FAILED_END_REASONS
+from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep.design import SENSITIVITY_DESIGNS, SweepSpec, design_points, salib_problem, sample_matrix
 from kemps_sim.sweep.store import SweepResults, load_results
 
@@ -193,7 +194,10 @@ def _metric_rows(results_or_table: ResultsLike, metric: str) -> tuple[pd.DataFra
             return table, metric
     where = ", ".join(name for name, table in candidates if table is not None)
     columns = sorted({c for _, table in candidates if table is not None for c in table.columns})
-    raise ConfigError(f"metric {metric!r}: not in the {where} table{'s' if len(candidates) > 1 else ''}; give "
+    pair = pair_form.group(1) if pair_form else "0"
+    pairs = dict(candidates).get("pairs")
+    hint = did_you_mean(metric, [*map(str, columns), *(f"pair{pair}_{c}" for c in getattr(pairs, "columns", ()))])
+    raise ConfigError(f"metric {metric!r}: not in the {where} table{'s' if len(candidates) > 1 else ''}{hint}; give "
                       f"pairN_COLUMN (e.g. pair0_won) or one of: {', '.join(map(str, columns))}")
 
 

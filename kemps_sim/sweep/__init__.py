@@ -1,6 +1,7 @@
 """Bulk experiments: sweep specs, seeds keyed by cell, chunked runs on processes or Dask, a Parquet results store.
 
-``run_sweep(spec)`` runs or resumes a sweep; ``load_results(folder)`` reads what it stored as tidy DataFrames.
+``run_sweep(spec)`` runs or resumes a sweep; ``load_results(folder)`` reads what it stored as tidy DataFrames, and
+``export_csv(folder)`` writes those tables as CSV files.
 Designs: a grid, random or Latin-hypercube samples, and the samples of a Sobol' or Morris sensitivity analysis
 (SALib; :mod:`kemps_sim.stats.sensitivity` computes the indices). Grids, tournaments and sensitivity designs play
 common random numbers by default: replicate r of every cell has the same seed.
@@ -20,6 +21,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads 
     from kemps_sim.sweep.cells import CellPlan, plan_cell, plan_cells
     from kemps_sim.sweep.design import Cell, design_cells, design_points, match_seed, salib_problem, sample_matrix
     from kemps_sim.sweep.executors import DaskExecutor, Executor, ProcessExecutor, SerialExecutor, make_executor
+    from kemps_sim.sweep.export import export_csv
     from kemps_sim.sweep.runner import SweepRun, plan_tasks, run_sweep
     from kemps_sim.sweep.spec import Axis, Range, SpecError, SweepSpec, read_spec, spec_from_mapping
     from kemps_sim.sweep.store import ResultStore, SweepResults, load_results, manifest_spec
@@ -31,6 +33,7 @@ _EXPORTS = {
     "cells": ("CellPlan", "plan_cell", "plan_cells"),
     "design": ("Cell", "design_cells", "design_points", "match_seed", "salib_problem", "sample_matrix"),
     "executors": ("DaskExecutor", "Executor", "ProcessExecutor", "SerialExecutor", "make_executor"),
+    "export": ("export_csv",),
     "runner": ("SweepRun", "plan_tasks", "run_sweep"),
     "spec": ("Axis", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_mapping"),
     "store": ("ResultStore", "SweepResults", "load_results", "manifest_spec"),
@@ -70,6 +73,7 @@ __all__ = [
     "SweepSpec",
     "design_cells",
     "design_points",
+    "export_csv",
     "load_results",
     "make_executor",
     "manifest_spec",

@@ -26,6 +26,7 @@ from kemps_sim.profiles import PlayerProfile
 from kemps_sim.registry import agent_info
 from kemps_sim.rules import Rules
 from kemps_sim.seating import pair_seats
+from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep.design import Cell, SweepSpec, design_cells
 
 #: Where an axis name may point: a rule knob, a profile parameter, an agent hyperparameter, the engine.
@@ -60,7 +61,7 @@ def plan_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
     base = spec.base
     params = cell.as_dict()
     rule_overrides = spec.base_rule_overrides()
-    routed = _route(params, _PAIR, AXIS_FORMS, "")
+    routed = _route(params, _PAIR, AXIS_FORMS, "", "pair")
     if "players" in params:
         rule_overrides["players"] = params["players"]
     rule_overrides.update(routed.knobs)
@@ -77,8 +78,9 @@ def plan_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
     profiles = _profiles(base, rules.players, profile_all, profile_pair)
     unknown = [k for k in engine if k not in {f.name for f in fields(EngineConfig)}]
     if unknown:
-        allowed = ", ".join(f.name for f in fields(EngineConfig))
-        raise ConfigError(f"engine.{unknown[0]}: unknown engine setting; allowed: {allowed}")
+        allowed = [f.name for f in fields(EngineConfig)]
+        raise ConfigError(f"engine.{unknown[0]}: unknown engine setting{did_you_mean(unknown[0], allowed)}; "
+                          f"allowed: {', '.join(allowed)}")
     return CellPlan(cell, rules, lineup, profiles, EngineConfig(**engine))
 
 
@@ -91,7 +93,7 @@ def _plan_krepet_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
     params = cell.as_dict()
     if "players" in params:
         raise ConfigError("axes.players: Krepet is a game for two")
-    routed = _route(params, _PLAYER, KREPET_AXIS_FORMS, " in a Krepet sweep")
+    routed = _route(params, _PLAYER, KREPET_AXIS_FORMS, " in a Krepet sweep", "player")
     knobs = {**(base.get("set") or {}), **routed.knobs}
     if any(player > 1 for player in (*routed.profile_unit, *routed.agent_unit)):
         raise ConfigError(f"axes.player{max((*routed.profile_unit, *routed.agent_unit))}: Krepet has players 0 and 1")
@@ -114,7 +116,8 @@ def _plan_krepet_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
     allowed = [f.name for f in fields(KrepetConfig)]
     unknown = [k for k in engine if k not in allowed]
     if unknown:
-        raise ConfigError(f"engine.{unknown[0]}: unknown Krepet engine setting; allowed: {', '.join(allowed)}")
+        raise ConfigError(f"engine.{unknown[0]}: unknown Krepet engine setting{did_you_mean(unknown[0], allowed)}; "
+                          f"allowed: {', '.join(allowed)}")
     return CellPlan(cell, rules, lineup, tuple(seats), KrepetConfig(**engine), "krepet")
 
 
@@ -131,9 +134,11 @@ class _Routed:
     engine: dict[str, Any] = field(default_factory=dict)
 
 
-def _route(params: Mapping[str, Any], unit: re.Pattern[str], forms: tuple[str, ...], where: str) -> _Routed:
+def _route(params: Mapping[str, Any], unit: re.Pattern[str], forms: tuple[str, ...], where: str,
+           unit_word: str) -> _Routed:
     """Sort a cell's parameters (``rules``, ``lineup`` and ``players`` are read by the caller); an axis name that
-    points nowhere is a ConfigError listing the ``forms`` allowed."""
+    points nowhere is a ConfigError suggesting the closest place (see :func:`_places`) and listing the ``forms``
+    allowed."""
     routed = _Routed()
     for name, value in params.items():
         head, _, rest = name.partition(".")
@@ -153,8 +158,23 @@ def _route(params: Mapping[str, Any], unit: re.Pattern[str], forms: tuple[str, .
         elif one and "." not in one.group(3):
             routed.agent_unit.setdefault(int(one.group(1)), {})[one.group(3)] = value
         else:
-            raise ConfigError(f"axes.{name}: not a place a value can go{where}; axis names are {', '.join(forms)}")
+            hint = did_you_mean(name, _places(name, unit_word))
+            raise ConfigError(f"axes.{name}: not a place a value can go{where}{hint}; axis names are "
+                              f"{', '.join(forms)}")
     return routed
+
+
+def _places(name: str, unit_word: str) -> list[str]:
+    """The axis names ``name`` may have meant: its tail under each head (``rule.x`` may be ``rules.x``), and
+    under each unit's profile or agent (``pair0.agnet.x`` may be ``pair0.agent.x``)."""
+    places = ["rules", "lineup"] + (["players"] if unit_word == "pair" else [])
+    rest = name.partition(".")[2]
+    if rest:
+        places += [f"{place}.{rest}" for place in ("rules", "profile", "agent", "engine")]
+    one = re.match(r"^[A-Za-z_]*?(\d+)\.[^.]*\.(.+)$", name)
+    if one:
+        places += [f"{unit_word}{one.group(1)}.{kind}.{one.group(2)}" for kind in ("profile", "agent")]
+    return places
 
 
 def check_cells(spec: SweepSpec) -> list[str]:
@@ -221,7 +241,9 @@ def _lineup(lineup: Any, pairs: int, agent_all: Mapping[str, Any], agent_pair: M
     for param, value in agent_all.items():
         takers = [i for i, (name, _) in enumerate(entries) if param in agent_info(name).parameters]
         if not takers:
-            raise ConfigError(f"axes.agent.{param}: no agent in lineup {lineup!r} has this parameter; theirs: "
+            theirs = [p for name, _ in entries for p in agent_info(name).parameters]
+            raise ConfigError(f"axes.agent.{param}: no agent in lineup {lineup!r} has this parameter"
+                              f"{did_you_mean(param, theirs)}; theirs: "
                               + "; ".join(f"{n}: {', '.join(agent_info(n).parameters) or 'none'}"
                                           for n in dict.fromkeys(n for n, _ in entries)))
         for i in takers:
@@ -231,8 +253,8 @@ def _lineup(lineup: Any, pairs: int, agent_all: Mapping[str, Any], agent_pair: M
         for param in values:
             if param not in agent_info(name).parameters:
                 listed = ", ".join(agent_info(name).parameters) or "none"
-                raise ConfigError(f"axes.{unit}{pair}.agent.{param}: agent {name!r} has no such parameter; "
-                                  f"its parameters: {listed}")
+                raise ConfigError(f"axes.{unit}{pair}.agent.{param}: agent {name!r} has no such parameter"
+                                  f"{did_you_mean(param, agent_info(name).parameters)}; its parameters: {listed}")
         entries[pair] = (name, {**current, **values})
     return ",".join(entry_text(name, params) for name, params in entries)
 

@@ -4,6 +4,12 @@ as it finishes, and show progress.
 A sweep interrupted by Ctrl-C (or killed outright) keeps every chunk that finished; running it again resumes.
 A precision-targeted sweep (``until_ci``, see :mod:`kemps_sim.sweep.targets`) runs in rounds: after each, the
 cells whose interval is still wider than the target get more replicates, until every cell meets it or its cap.
+
+Progress (``progress=True``; the command line's ``--no-progress`` turns it off) goes to standard error in the form
+that fits where it runs (:mod:`kemps_sim.sweep.progress`): a tqdm bar when standard error is a terminal; tqdm's
+widget in a Jupyter notebook (an IPython kernel with ipywidgets installed; the text bar without ipywidgets); and
+when standard error is a file, a pipe or a CI log, plain lines with no carriage returns, at most one every 30
+seconds besides the first and the last.
 """
 
 from __future__ import annotations
@@ -13,12 +19,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tqdm import tqdm
-
 from kemps_sim.sweep.cells import plan_cells
 from kemps_sim.sweep.chunks import Task, make_chunks
 from kemps_sim.sweep.design import match_seed
 from kemps_sim.sweep.executors import Executor, check_executor_args, make_executor
+from kemps_sim.sweep.progress import progress_bar
 from kemps_sim.sweep.recovery import run_chunks
 from kemps_sim.sweep.spec import SweepSpec, read_spec
 from kemps_sim.sweep.store import ResultStore, load_results, one_writer
@@ -82,7 +87,9 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
     ``spec.until_ci`` the rounds go on until every cell meets the target or its cap; ``planned`` is then the matches
     the cells need as they stand and ``targets`` says where each stands. The output folder's lock is held for the
     whole call (a second run on the folder is refused in one line); damaged chunks found there are moved into its
-    ``quarantine/`` folder and run again (``quarantined`` counts them).
+    ``quarantine/`` folder and run again (``quarantined`` counts them). ``progress`` shows a bar on a terminal, a
+    widget in a notebook, or a plain line at most every 30 seconds when standard error is a file or a log (see the
+    module text); False shows nothing.
     """
     if not isinstance(spec, SweepSpec):
         spec = read_spec(spec)
@@ -109,7 +116,7 @@ def run_sweep(spec: SweepSpec | str | Path, *, output: str | Path | None = None,
     ran = failures = 0
     interrupted = finished = False
     started = time.perf_counter()
-    bar = tqdm(total=len(todo), unit="match", desc=spec.name, disable=not progress or not todo, smoothing=0.1)
+    bar = progress_bar(len(todo), spec.name, enabled=progress and bool(todo))
     try:
         while todo:
             size = chunk_size(spec, len(todo), executor.workers, chunk)

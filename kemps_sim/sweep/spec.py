@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep.cells import check_cells
 from kemps_sim.sweep.design import (
     DESIGNS,
@@ -96,7 +97,8 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
         raise SpecError(f"{source}: must be a table with [sweep], [base] and [axes]")
     for key in data:
         if key not in ("sweep", "base", "axes"):
-            problems.append(f"{key}: unknown table; a spec has [sweep], [base] and [axes]")
+            problems.append(f"{key}: unknown table{did_you_mean(key, ('sweep', 'base', 'axes'))}; a spec has "
+                            "[sweep], [base] and [axes]")
     sweep = _table(data, "sweep", problems)
     base = _table(data, "base", problems)
     axes_data = _table(data, "axes", problems)
@@ -243,7 +245,7 @@ def _table(data: Mapping[str, Any], key: str, problems: list[str]) -> Mapping[st
 def _unknown_keys(where: str, table: Mapping[str, Any], allowed: Mapping[str, str], problems: list[str]) -> None:
     for key in table:
         if key not in allowed:
-            problems.append(f"{where}.{key}: unknown key; allowed: {', '.join(allowed)}")
+            problems.append(f"{where}.{key}: unknown key{did_you_mean(key, allowed)}; allowed: {', '.join(allowed)}")
 
 
 def _typed(table: Mapping[str, Any], where: str, key: str, kind: type, default: Any, problems: list[str]) -> Any:
@@ -293,7 +295,8 @@ def _range_axis(name: str, field: str, value: Mapping[str, Any], design: str, pr
     before = len(problems)
     for key in value:
         if key not in RANGE_KEYS:
-            problems.append(f"{field}.{key}: unknown key; a range has {', '.join(RANGE_KEYS)}")
+            problems.append(f"{field}.{key}: unknown key{did_you_mean(key, RANGE_KEYS)}; a range has "
+                            f"{', '.join(RANGE_KEYS)}")
     bounds = {}
     for key in ("low", "high"):
         bound = value.get(key)

@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 import pandas as pd
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep import receipts
 from kemps_sim.sweep.chunks import FAILED, KEY_COLUMNS, TABLES
 from kemps_sim.sweep.identity import LEGACY_IDENTITY, TARGET_FIELDS, difference, extension_problem
@@ -336,7 +337,7 @@ def load_results(folder: str | Path, tables: Iterable[str] | None = None, skip_d
     names = list(tables) if tables is not None else [t for t in TABLES if (store.folder / t).is_dir()]
     for name in names:
         if name not in TABLES:
-            raise ConfigError(f"table {name!r}: unknown; tables are {', '.join(TABLES)}")
+            raise ConfigError(f"table {name!r}: unknown{did_you_mean(name, TABLES)}; tables are {', '.join(TABLES)}")
     found = store.scan()
     damaged = dict(found.damaged)
     frames: dict[str, list[pd.DataFrame]] = {name: [] for name in names}

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from kemps_sim.results import ACCURACY_METRICS
+from kemps_sim.suggest import did_you_mean
 
 if TYPE_CHECKING:  # pandas and the statistics load where a metric is measured, not with the constants below
     import pandas as pd
@@ -50,7 +51,9 @@ def metric_problem(metric: object, pairs: int | None = None) -> str | None:
         return None
     found = _PAIR_WIN_RATE.fullmatch(metric)
     if found is None:
-        return f"must be {allowed}"
+        pair = re.match(r"pair(\d+)", metric)
+        hint = did_you_mean(metric, [*TARGET_METRICS, f"pair{pair.group(1) if pair else 0}.win_rate"])
+        return f"not a target metric{hint}; must be {allowed}" if hint else f"must be {allowed}"
     if pairs is not None and int(found.group(1)) >= pairs:
         return f"the table has {pairs} pairs, numbered 0 to {pairs - 1}"
     return None
