@@ -151,10 +151,16 @@ def test_the_budget_default_leaves_the_busiest_built_in_agent_room():
 @pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs POSIX signals")
 def test_a_real_ctrl_c_stops_a_match_whose_agent_never_returns():
     config = EngineConfig(fidgets=False, decide_timeout=None)
-    threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
-    started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        simulate_match("standard", [Idle(), _agent("sleeps", _sleeps), Idle(), Idle()], seed=2, config=config)
+    # Python's own Ctrl-C handler, as in a terminal: a process started in the background by a non-interactive
+    # shell inherits SIGINT ignored, and this test must not wait for the agent's hour there.
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            simulate_match("standard", [Idle(), _agent("sleeps", _sleeps), Idle(), Idle()], seed=2, config=config)
+    finally:
+        signal.signal(signal.SIGINT, before)
     assert time.monotonic() - started < 30  # not the agent's hour: the match stopped at the Ctrl-C
 
 

@@ -162,8 +162,11 @@ def test_an_interrupted_sweep_resumes_to_the_uninterrupted_dataset(tmp_path, how
     spec_path = tmp_path / "spec.toml"
     spec_path.write_text(toml_text(data))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # The sweep takes Ctrl-C as from a terminal, even when these tests run in the background of a non-interactive
+    # shell (which starts them with SIGINT ignored, and a child inherits that).
     process = subprocess.Popen(_sweep_command(spec_path, "--workers", "2"), cwd=ROOT, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     _wait_for_chunks(tmp_path / "cut", 3, process)
     process.send_signal(signal.SIGKILL if how == "kill" else signal.SIGINT)
     _, err = process.communicate(timeout=120)

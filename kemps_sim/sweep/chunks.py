@@ -8,6 +8,8 @@ lands in the same file names.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -93,7 +95,26 @@ class ChunkOutput:
 
 def run_chunk(chunk: Chunk) -> ChunkOutput:
     """Play every match of the chunk and return its tables, encoded (see :func:`chunk_tables`)."""
-    return encode_chunk(chunk_tables(chunk))
+    with fewer_collections():
+        return encode_chunk(chunk_tables(chunk))
+
+
+#: The allocation count that starts a young-generation garbage collection while a chunk plays (Python's default
+#: is 700). A match makes hundreds of thousands of short-lived objects and almost no reference cycles, so
+#: collecting that often only scans live objects again: a larger threshold saves about 4 % of a match's CPU
+#: (matches per CPU-second in alternating fresh processes, 84.3 against 80.6), with the same results.
+CHUNK_GC_THRESHOLD = 50_000
+
+
+@contextlib.contextmanager
+def fewer_collections() -> Iterator[None]:
+    """Collect garbage less often while a chunk plays, then put the interpreter's thresholds back as they were."""
+    before = gc.get_threshold()
+    gc.set_threshold(CHUNK_GC_THRESHOLD, *before[1:])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
 
 
 def crashed_chunk(chunk: Chunk, error: str) -> ChunkOutput:
