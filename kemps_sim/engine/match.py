@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from kemps_sim.engine.config import EngineConfig
+from kemps_sim.engine.gc_pause import fewer_collections
 from kemps_sim.engine.guard import Stopwatch, run_contained
 from kemps_sim.engine.round import RoundSim
 from kemps_sim.engine.seat import SeatKit
@@ -134,7 +135,8 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
         return played.failed(error)
 
     try:
-        return run_contained(play, config.decide_timeout, failed)
+        with fewer_collections():
+            return run_contained(play, config.decide_timeout, failed)
     except (AgentError, InvariantError) as exc:
         return failed(exc)
 

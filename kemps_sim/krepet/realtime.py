@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import simpy
 
+from kemps_sim.engine.gc_pause import fewer_collections
 from kemps_sim.engine.guard import Stopwatch, run_contained
 from kemps_sim.engine.seat import STREAM_KEYS
 from kemps_sim.errors import AgentError, ConfigError
@@ -316,7 +317,8 @@ def play_krepet(rules: KrepetRules | str | None = None, lineup: Any = "greedy", 
         return sim.failed(error)
 
     try:
-        return run_contained(play, config.decide_timeout, failed)
+        with fewer_collections():
+            return run_contained(play, config.decide_timeout, failed)
     except AgentError as exc:
         return failed(exc)
 
