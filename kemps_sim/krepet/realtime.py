@@ -21,6 +21,7 @@ each player's timings, perception and lapses, each a stream of its own.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Generator
 from dataclasses import dataclass
@@ -43,7 +44,7 @@ from kemps_sim.krepet.rules import KrepetRules
 from kemps_sim.krepet.state import State
 from kemps_sim.krepet.trace import CallHeard, GameEnded, KrepetEvent, MoveCut, Moved, Noticed, TurnStarted
 from kemps_sim.krepet.turns import apply_move, call_krepet
-from kemps_sim.perception import OPPONENT, Attention, Observer, Perceiver
+from kemps_sim.perception import OPPONENT, Attention, Perceiver
 from kemps_sim.profiles import PlayerProfile
 
 #: What the watcher looks for: the sight of an ace-pile move left open (a seen cue of ordinary salience).
@@ -89,9 +90,8 @@ class _Player:
         self.latency = profile.sampler("perception_latency", stream(STREAM_KEYS["perception_latency"])).next
         self.card_read = profile.sampler("card_read", stream(STREAM_KEYS["card_read"])).next
         self.lapse_rng = stream(LAPSE_KEY)
-        observer = profile.observer if habits.criterion is None else Observer(
-            profile.observer.d_fixated, profile.observer.d_peripheral, habits.criterion, profile.observer.busy_miss,
-            profile.observer.heard_d)
+        observer = profile.observer if habits.criterion is None else dataclasses.replace(
+            profile.observer, criterion=habits.criterion)
         a = habits.attention
         self.attention = Attention(partner=0.0, opponents=a, middle=0.0, own_hand=1.0 - a,
                                    peripheral=profile.attention.peripheral)
