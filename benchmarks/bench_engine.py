@@ -3,6 +3,7 @@ relative to a bare SimPy loop with the same number of events, measured in the sa
 
     python benchmarks/bench_engine.py [--matches 300] [--preset standard] [--players 4] [--lineup collector]
                                       [--repeats 3]
+    python benchmarks/bench_engine.py --table [--matches 100]   # every preset at 4/6/8 players, quickstart lineup
 
 Prints figures only; nothing here asserts a speed (machines are shared and noisy).
 """
@@ -11,12 +12,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 
 import simpy
 
 import kemps_sim.engine.round as round_module
 from kemps_sim import load_rules, simulate_match
+from kemps_sim.presets import preset_names
 
 
 class CountingEnvironment(simpy.Environment):
@@ -62,6 +65,27 @@ def _bare_once(events: int, processes: int) -> float:
     return (time.perf_counter() - start) / events
 
 
+def measure(preset: str, players: int, lineup: str, matches: int, repeats: int) -> dict[str, float]:
+    """One configuration: matches/s (fastest of ``repeats`` passes), events per match and the ratio to bare SimPy."""
+    rules = load_rules(preset, players=players)
+    seeds = range(matches)
+    simulate_match(rules, lineup, seed=10**6)  # warm imports and caches
+    elapsed = math.inf
+    for _ in range(repeats):  # best of several passes: other load on a shared machine only slows a pass
+        start = time.perf_counter()
+        trace_events = sum(simulate_match(rules, lineup, seed=s).events for s in seeds)
+        elapsed = min(elapsed, time.perf_counter() - start)
+    dispatched = count_events(rules, lineup, seeds)
+    bare = bare_simpy_seconds_per_event(dispatched)
+    per_event = elapsed / dispatched
+    return {"rate": matches / elapsed, "simpy": dispatched / matches, "trace": trace_events / matches,
+            "per_event": per_event, "bare": bare, "ratio": per_event / bare}
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=300)
@@ -69,25 +93,40 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--lineup", default="collector")
     parser.add_argument("--repeats", type=int, default=3, help="timed passes; the fastest is reported")
+    parser.add_argument("--table", action="store_true",
+                        help="every preset at 4, 6 and 8 players (and the quickstart lineup), --matches each")
     args = parser.parse_args()
-    rules = load_rules(args.preset, players=args.players)
-    seeds = range(args.matches)
-    simulate_match(rules, args.lineup, seed=10**6)  # warm imports and caches
-    elapsed = math.inf
-    for _ in range(args.repeats):  # best of several passes: other load on a shared machine only slows a pass
-        start = time.perf_counter()
-        trace_events = sum(simulate_match(rules, args.lineup, seed=s).events for s in seeds)
-        elapsed = min(elapsed, time.perf_counter() - start)
-    dispatched = count_events(rules, args.lineup, seeds)
-    bare = bare_simpy_seconds_per_event(dispatched)
-    per_event = elapsed / dispatched
-    print(f"preset {args.preset}, {args.players} players, lineup {args.lineup!r}, {args.matches} matches, one core")
-    print(f"matches per second:          {args.matches / elapsed:8.1f}")
-    print(f"SimPy events per match:      {dispatched / args.matches:8.0f}")
-    print(f"trace events per match:      {trace_events / args.matches:8.0f}")
-    print(f"engine cost per event:       {per_event * 1e6:8.2f} us")
-    print(f"bare SimPy cost per event:   {bare * 1e6:8.2f} us")
-    print(f"ratio engine / bare:         {per_event / bare:8.2f} x")
+    if args.matches < 1 or args.repeats < 1:
+        parser.error(f"--matches {args.matches} / --repeats {args.repeats}: must be whole numbers >= 1")
+    print(f"machine: {os.cpu_count()} cores, load average {load()} at the start")
+    if args.table:
+        print_table(args.matches, args.repeats)
+    else:
+        f = measure(args.preset, args.players, args.lineup, args.matches, args.repeats)
+        print(f"preset {args.preset}, {args.players} players, lineup {args.lineup!r}, {args.matches} matches, one core")
+        print(f"matches per second:          {f['rate']:8.1f}")
+        print(f"SimPy events per match:      {f['simpy']:8.0f}")
+        print(f"trace events per match:      {f['trace']:8.0f}")
+        print(f"engine cost per event:       {f['per_event'] * 1e6:8.2f} us")
+        print(f"bare SimPy cost per event:   {f['bare'] * 1e6:8.2f} us")
+        print(f"ratio engine / bare:         {f['ratio']:8.2f} x")
+    print(f"load average at the end: {load()}")
+
+
+def print_table(matches: int, repeats: int) -> None:
+    """Every preset at 4/6/8 players with the default lineup, then the quickstart lineup on the standard rules; the
+    last column is each configuration's cost per match relative to the standard 4-player one."""
+    rows = [(preset, players, "collector") for preset in preset_names() for players in (4, 6, 8)]
+    rows += [("standard", players, "collector,watcher") for players in (4, 6, 8)]
+    print(f"{matches} matches a row, fastest of {repeats} passes, one core")
+    print(f"{'preset':14} {'players':>7} {'lineup':18} {'matches/s':>9} {'SimPy ev':>8} {'us/event':>8} "
+          f"{'x bare':>7} {'x std 4p':>8}  load")
+    reference = None
+    for preset, players, lineup in rows:
+        f = measure(preset, players, lineup, matches, repeats)
+        reference = reference or f["rate"]
+        print(f"{preset:14} {players:7d} {lineup:18} {f['rate']:9.1f} {f['simpy']:8.0f} {f['per_event'] * 1e6:8.2f} "
+              f"{f['ratio']:7.1f} {reference / f['rate']:8.2f}  {os.getloadavg()[0]:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
     python benchmarks/bench_memory.py sweep --matches 2000 [--workers 2] [--chunk N] [--output DIR]
     python benchmarks/bench_memory.py synth SOURCE DEST --matches 20000
     python benchmarks/bench_memory.py chunk [--matches 200] [--size 50]
+    python benchmarks/bench_memory.py worker [--matches 20]
 
 ``report`` runs ``kemps-sim report FOLDER`` in a fresh interpreter and prints that process's peak RSS
 (``resource.getrusage(RUSAGE_SELF).ru_maxrss``: the parent only, not its workers) and CPU time. ``sweep`` runs the
@@ -18,6 +19,9 @@ size of a big sweep without running one (its statistics repeat the source's and 
 in this process, the quickstart's first ``--matches`` matches in chunks of ``--size``: the engine alone, the engine
 and the chunk's tables, and the tables encoded as Parquet (in the worker now; in the parent before), interleaved
 so that load on a shared machine spreads over all three, and prints the overheads as shares of the engine's time.
+``worker`` starts one local worker process (``ProcessExecutor``) and prints its resident memory when started and
+after playing and encoding a chunk of ``--matches`` quickstart matches: a worker's resting footprint, and which
+heavy libraries it has loaded by then.
 
 Run it with another tree first on ``PYTHONPATH`` to measure that tree (children inherit the environment). Prints
 figures and the machine load (``os.getloadavg``); asserts nothing (machines are shared and noisy).
@@ -198,6 +202,38 @@ def bench_chunk(matches: int, size: int, repeats: int) -> None:
     print(f"  {load()}")
 
 
+def _worker_state(_: object) -> dict:
+    """In a worker: its resident memory now and at its peak (MB), and which heavy libraries it has loaded."""
+    import resource
+
+    with open("/proc/self/status") as fh:  # Linux: the resident set now, not only the peak
+        now = next((int(line.split()[1]) / 1024 for line in fh if line.startswith("VmRSS:")), float("nan"))
+    heavy = [name for name in ("pandas", "pyarrow", "scipy", "matplotlib") if name in sys.modules]
+    return {"now": now, "peak": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, "heavy": heavy}
+
+
+def bench_worker(matches: int) -> None:
+    """A local sweep worker's resting footprint: started, then after playing and encoding a chunk of the
+    quickstart's matches (the engine, the agents, the records and Parquet loaded, the chunk's objects freed)."""
+    from kemps_sim.sweep import ProcessExecutor, plan_tasks, read_spec
+    from kemps_sim.sweep.chunks import make_chunks, run_chunk
+
+    tasks, plans = plan_tasks(read_spec(QUICKSTART))
+    chunk = next(make_chunks(tasks[:matches], plans, matches, events=False))
+    executor = ProcessExecutor(1)
+    try:
+        ((_, started),) = executor.imap_unordered(_worker_state, [None])
+        ((_, output),) = executor.imap_unordered(run_chunk, [chunk])
+        ((_, rested),) = executor.imap_unordered(_worker_state, [None])
+    finally:
+        executor.close()
+    print(f"worker: one local worker process, a chunk of {len(chunk.tasks)} quickstart matches; {load()}")
+    print(f"  started:             resident {started['now']:6.1f} MB, heavy libraries: "
+          f"{', '.join(started['heavy']) or 'none'}")
+    print(f"  after the chunk:     resident {rested['now']:6.1f} MB (peak {rested['peak']:.1f} MB), heavy "
+          f"libraries: {', '.join(rested['heavy']) or 'none'}; {sum(t.rows for t in output.tables.values())} rows")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -213,6 +249,8 @@ def main() -> None:
     p.add_argument("--matches", type=int, default=200)
     p.add_argument("--size", type=int, default=50)
     p.add_argument("--repeats", type=int, default=3)
+    p = sub.add_parser("worker")
+    p.add_argument("--matches", type=int, default=20)
     p = sub.add_parser("synth")
     p.add_argument("source")
     p.add_argument("dest")
@@ -224,6 +262,8 @@ def main() -> None:
         bench_sweep(args.matches, args.workers, args.output, args.chunk)
     elif args.what == "chunk":
         bench_chunk(args.matches, args.size, args.repeats)
+    elif args.what == "worker":
+        bench_worker(args.matches)
     else:
         synth(args.source, args.dest, args.matches)
 

@@ -26,21 +26,25 @@ from kemps_sim.timing import DEFAULT_BLOCK, NumericConfig, check_mapping, show
 FIXATED, PERIPHERAL, UNSEEN, HEARD = "fixated", "peripheral", "unseen", "heard"
 #: How the gesturer relates to the observer; "opponents" (the attention target's name) is accepted too.
 PARTNER, OPPONENT = "partner", "opponent"
+_SQRT2 = math.sqrt(2.0)
 ATTENTION_TARGETS: tuple[str, ...] = ("partner", "opponents", "middle", "own_hand")
+
+
+def normal_cdf(x: float) -> float:
+    """Φ(x), the standard normal CDF, from the complementary error function: accurate in both tails (within
+    about 1e-13 relative of ``scipy.special.ndtr``) without importing SciPy, which would add about 14 MB to every
+    process that plays a match."""
+    return 0.5 * math.erfc(-x / _SQRT2)
 
 
 def hit_rate(d_prime: float, criterion: float) -> float:
     """P(x > c) for a deliberate gesture: Φ(d'/2 − c)."""
-    from scipy.special import ndtr  # the standard normal CDF Φ; deferred: SciPy is slow to import
-
-    return float(ndtr(d_prime / 2 - criterion))
+    return normal_cdf(d_prime / 2 - criterion)
 
 
 def false_alarm_rate(d_prime: float, criterion: float) -> float:
     """P(x > c) for a fidget: Φ(−d'/2 − c)."""
-    from scipy.special import ndtr  # deferred, as in hit_rate
-
-    return float(ndtr(-d_prime / 2 - criterion))
+    return normal_cdf(-d_prime / 2 - criterion)
 
 
 @dataclass(frozen=True)

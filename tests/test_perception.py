@@ -21,6 +21,7 @@ from kemps_sim.perception import (
     gaze_at,
     hit_probability,
     hit_rate,
+    normal_cdf,
     perceive,
 )
 
@@ -51,6 +52,16 @@ def test_closed_forms() -> None:
     assert false_alarm_rate(2.0, 1.0) == pytest.approx(PHI(-2.0))
     assert hit_rate(0.8, 0.0) == pytest.approx(PHI(0.4))
     assert hit_rate(0.0, 0.3) == false_alarm_rate(0.0, 0.3)
+
+
+def test_the_normal_cdf_agrees_with_scipy_in_both_tails() -> None:
+    """Φ without SciPy: within 1e-12 relative of scipy.special.ndtr from 1e-300 up to 1, and exact at 0."""
+    from scipy.special import ndtr
+
+    xs = np.concatenate([np.linspace(-37.0, 8.5, 9_101), [-1e-12, 0.0, 1e-12]])
+    ours = np.array([normal_cdf(float(x)) for x in xs])
+    assert normal_cdf(0.0) == 0.5
+    np.testing.assert_allclose(ours, ndtr(xs), rtol=1e-12, atol=0)
 
 
 def test_fixated_observer_matches_sdt_hit_and_false_alarm_rates() -> None:

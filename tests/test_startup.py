@@ -37,6 +37,13 @@ def test_import_kemps_sim_loads_no_heavy_library() -> None:
     assert heavy_after("import kemps_sim\nassert callable(kemps_sim.simulate_match)") == []
 
 
+def test_playing_a_match_loads_no_heavy_library() -> None:
+    """A match (what every sweep worker plays) needs neither pandas, SciPy nor matplotlib: Φ comes from math.erfc."""
+    code = ("from kemps_sim import simulate_match\n"
+            "result = simulate_match('standard', 'collector,watcher', seed=3)\nassert result.rounds")
+    assert heavy_after(code) == []
+
+
 @pytest.mark.parametrize("argv", [("--version",), ("--help",), ("rules", "--help"), ("play", "--help"),
                                   ("agents", "--help")], ids=" ".join)
 def test_the_command_line_parses_without_heavy_libraries(argv: tuple[str, ...]) -> None:
