@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -82,6 +83,7 @@ def main() -> None:
         "import kemps_sim": [sys.executable, "-c", "import kemps_sim"],
         "kemps-sim --version": [*cli_command(), "--version"],
     }
+    print(f"machine: {os.cpu_count()} cores, load average {_load()} at the start")
     medians = median_timings(commands, args.repeats)
     print(f"median wall time of {args.repeats} fresh processes each, run interleaved")
     for label, seconds in medians.items():
@@ -89,6 +91,11 @@ def main() -> None:
     print(f"\nheavy libraries loaded ({', '.join(HEAVY)})")
     for label, argv in PATHS.items():
         print(f"{label + ':':<28} {', '.join(heavy_loaded(path_code(argv))) or 'none'}")
+    print(f"load average at the end: {_load()}")
+
+
+def _load() -> str:
+    return " ".join(f"{value:.2f}" for value in os.getloadavg())
 
 
 if __name__ == "__main__":

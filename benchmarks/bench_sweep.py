@@ -2,7 +2,7 @@
 (2 workers) on the same 2,000-match sweep, each in a fresh interpreter, with the ratios measured in the same run.
 
     python benchmarks/bench_sweep.py [--matches 2000] [--workers 2] [--repeats 1] [--chunk N] [--steady]
-                                     [--long 20000]
+                                     [--long 20000] [--cluster-sizes 1 2 3 4]
 
 For each executor and repeat a fresh interpreter runs ``run_sweep`` on the standard rules (collector against
 watcher, four cells) and reports the wall time of the call, which includes starting the workers (spawn and
@@ -17,8 +17,10 @@ A second part starts each executor on its own in a fresh interpreter and prints 
 worker has run a first task that imports the chunk code) and the overhead of one task on a warmed executor (the
 time per no-op task when many are queued: the scheduler's cost per chunk, which ``docs/cluster.md`` uses to
 predict an N-node cluster). ``--steady`` adds the old steady-state figures (workers warmed before the clock
-starts); ``--long N`` the peak memory of an N-match one-round sweep (benchmarks/bench_memory.py measures the
-parent's memory in detail). Prints figures only; nothing here asserts a speed.
+starts); ``--cluster-sizes 1 2 3 4`` a LocalCluster of each size on ``--matches`` matches, one after another
+(seconds, matches/s, the parent's CPU per match and the CPU per match in all); ``--long N`` the peak memory of
+an N-match one-round sweep (benchmarks/bench_memory.py measures the parent's memory in detail). Prints figures
+only; nothing here asserts a speed.
 """
 
 from __future__ import annotations
@@ -183,6 +185,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=1, help="sweeps per executor, taken in turns (default 1)")
     parser.add_argument("--steady", action="store_true", help="also the steady-state figures (warmed workers)")
     parser.add_argument("--long", type=int, default=0, help="matches of a memory run (default 0: none)")
+    parser.add_argument("--cluster-sizes", type=int, nargs="+", default=(), metavar="W",
+                        help="also a LocalCluster of each of these numbers of worker processes, one after another")
     parser.add_argument("--skip-long", action="store_true", help=argparse.SUPPRESS)  # the old default's opt-out
     parser.add_argument("--child", nargs="+", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -241,6 +245,16 @@ def main() -> None:
             print(f"  {label:<24} {max(values):7.1f} matches/s")
         print(f"  ratio {args.workers} workers / 1 worker: {many / one:.2f}x; dask LocalCluster / processes: "
               f"{dask / many:.2f}x")
+
+    if args.cluster_sizes:
+        print(f"LocalCluster sizes: {args.matches} matches each, start-up included, each in a fresh interpreter")
+        print(f"  {'workers':>7} {'seconds':>8} {'matches/s':>9} {'parent CPU':>10} {'CPU/match':>9} {'load':>5}")
+        for size in args.cluster_sizes:
+            run = child(["--matches", str(args.matches), "--workers", str(size)]
+                        + (["--chunk", str(args.chunk)] if args.chunk else []) + ["--child", "sweep", "dask"])
+            total = 1000 * (run["cpu"] + run["workers_cpu"]) / run["ran"]
+            print(f"  {size:7d} {run['seconds']:8.1f} {run['ran'] / run['seconds']:9.1f} "
+                  f"{1000 * run['cpu'] / run['ran']:7.2f} ms {total:6.2f} ms {run['load']:5.2f}")
 
     if args.long and not args.skip_long:
         print(f"memory: one-round matches on {args.workers} workers, each sweep in a fresh process")
