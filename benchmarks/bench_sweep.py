@@ -190,6 +190,8 @@ def main() -> None:
     parser.add_argument("--skip-long", action="store_true", help=argparse.SUPPRESS)  # the old default's opt-out
     parser.add_argument("--child", nargs="+", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if any(size < 1 for size in args.cluster_sizes):
+        parser.error(f"--cluster-sizes {' '.join(map(str, args.cluster_sizes))}: each must be a whole number >= 1")
     if args.child:
         kind, *rest = args.child
         {"sweep": lambda: sweep_child(rest[0], args.matches, args.workers, args.chunk),
