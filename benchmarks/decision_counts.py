@@ -3,8 +3,9 @@ of ``EngineConfig.max_decisions_per_round`` (a liveness budget that must leave e
 
     python benchmarks/decision_counts.py [--matches 40] [--presets standard kems german]
 
-Prints, per agent (everyone at the table playing it) and preset, the median, 99th percentile and largest count of
-one seat's decisions in one round; the budget's default should stay several times above the largest.
+Prints, per built-in Kemps agent (everyone at the table playing it) and preset, the median, 99th percentile and
+largest count of one seat's decisions in one round; the budget's default should stay several times above the
+largest.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 
 import kemps_sim.engine.round as round_module
 from kemps_sim import EngineConfig, simulate_match
-from kemps_sim.registry import known_names
+from kemps_sim.registry import builtin_names
 
 
 def busiest_seats(preset: str, lineup: str, matches: int) -> list[int]:
@@ -46,7 +47,7 @@ def main() -> None:
     args = parser.parse_args()
     largest = 0
     print(f"{'agent':<12} {'preset':<10} {'rounds':>6} {'median':>7} {'p99':>6} {'max':>6}")
-    for agent in known_names():
+    for agent in builtin_names("kemps"):  # Krepet agents play another game
         for preset in args.presets:
             counts = np.array(busiest_seats(preset, agent, args.matches))
             largest = max(largest, int(counts.max()))

@@ -1,0 +1,57 @@
+"""Every benchmark script still runs and prints its figures, on tiny sizes.
+
+Nothing here reads a timing (machines are shared and noisy): each script runs in a fresh interpreter, must exit 0
+and print the lines its figures live on, so that an engine or sweep change that breaks a benchmark is caught here
+rather than when someone next measures.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def run(script: str, *args: str, timeout: float = 300) -> str:
+    """The standard output of ``benchmarks/SCRIPT args`` (which must exit 0)."""
+    done = subprocess.run([sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=BENCHMARKS.parent)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+@pytest.mark.parametrize(("script", "args", "expected"), [
+    ("bench_engine.py", ("--matches", "2", "--repeats", "1"),
+     ["matches per second:", "ratio engine / bare:", "load average at the end"]),
+    ("wake_causes.py", ("--matches", "2", "--preset", "kems", "--players", "6"),
+     ["decisions per match", "its own action just ended", "decisions that end in Wait"]),
+    ("decision_counts.py", ("--matches", "1", "--presets", "standard"), ["standard"]),
+    ("bench_memory.py", ("chunk", "--matches", "4", "--size", "2", "--repeats", "1"),
+     ["engine", "tables add"]),
+    ("bench_memory.py", ("worker", "--matches", "2"), ["after the chunk:", "resident"]),
+    ("bench_startup.py", ("--repeats", "1"), ["import kemps_sim:", "kemps-sim --version:", "load average"]),
+], ids=lambda value: value if isinstance(value, str) else None)
+def test_a_benchmark_prints_its_figures(script: str, args: tuple[str, ...], expected: list[str]) -> None:
+    out = run(script, *args)
+    missing = [line for line in expected if line not in out]
+    assert not missing, f"{script} printed no {missing}:\n{out}"
+
+
+def test_the_sweep_benchmark_runs_every_executor_and_a_cluster_size() -> None:
+    out = run("bench_sweep.py", "--matches", "8", "--repeats", "1", "--cluster-sizes", "1")
+    for line in ("serial (this process)", "2 local worker processes", "dask LocalCluster", "start-up",
+                 "LocalCluster sizes", "load average at the end"):
+        assert line in out, f"bench_sweep.py printed no {line!r}:\n{out}"
+
+
+def test_trace_compare_finds_a_tree_identical_to_itself(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.pickle", tmp_path / "b.pickle"
+    for path in (first, second):
+        run("trace_compare.py", "dump", str(path), "--seeds", "1", "--lineups", "collector")
+    out = run("trace_compare.py", "compare", str(first), str(second))
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert lines and all(line.rstrip().endswith("identical") for line in lines), out
