@@ -1,5 +1,6 @@
 """Engine speed on one core: matches per second, SimPy events per match, and the cost per dispatched event
-relative to a bare SimPy loop with the same number of events, measured in the same run.
+relative to a bare SimPy loop with the same number of events, measured in the same run; then the share of a match
+spent inside agent code.
 
     python benchmarks/bench_engine.py [--matches 300] [--preset standard] [--players 4] [--lineup collector]
                                       [--repeats 3]
@@ -17,6 +18,7 @@ import time
 
 import simpy
 
+import kemps_sim.engine.guard as guard
 import kemps_sim.engine.round as round_module
 from kemps_sim import load_rules, simulate_match
 from kemps_sim.presets import preset_names
@@ -43,6 +45,31 @@ def count_events(rules, lineup: str, seeds: range) -> int:
         return CountingEnvironment.dispatched
     finally:
         round_module.simpy.Environment = plain
+
+
+def agent_seconds(rules, lineup: str, seeds: range) -> tuple[float, float]:
+    """Seconds inside agent code (every call through the engine's one door, ``Stopwatch.call``) and in all, over
+    the matches of ``seeds`` (a separate pass: the clock read around each call costs a little)."""
+    inside = 0.0
+    door = guard.Stopwatch.call
+    clock = time.perf_counter
+
+    def timed(self, seat, what, function, *args):
+        nonlocal inside
+        started = clock()
+        try:
+            return door(self, seat, what, function, *args)
+        finally:
+            inside += clock() - started
+
+    guard.Stopwatch.call = timed
+    try:
+        start = clock()
+        for seed in seeds:
+            simulate_match(rules, lineup, seed=seed)
+        return inside, clock() - start
+    finally:
+        guard.Stopwatch.call = door
 
 
 def bare_simpy_seconds_per_event(events: int, processes: int = 8) -> float:
@@ -110,6 +137,11 @@ def main() -> None:
         print(f"engine cost per event:       {f['per_event'] * 1e6:8.2f} us")
         print(f"bare SimPy cost per event:   {f['bare'] * 1e6:8.2f} us")
         print(f"ratio engine / bare:         {f['ratio']:8.2f} x")
+        inside, total = agent_seconds(load_rules(args.preset, players=args.players), args.lineup, range(args.matches))
+        per = 1000 / args.matches
+        print(f"inside agent code:           {inside * per:8.2f} ms of {total * per:.2f} ms a match "
+              f"({100 * inside / total:.0f} %); the engine and SimPy alone: {args.matches / (total - inside):.0f} "
+              "matches/s")
     print(f"load average at the end: {load()}")
 
 

@@ -26,7 +26,7 @@ def run(script: str, *args: str, timeout: float = 300) -> str:
 
 @pytest.mark.parametrize(("script", "args", "expected"), [
     ("bench_engine.py", ("--matches", "2", "--repeats", "1"),
-     ["matches per second:", "ratio engine / bare:", "load average at the end"]),
+     ["matches per second:", "ratio engine / bare:", "inside agent code:", "load average at the end"]),
     ("wake_causes.py", ("--matches", "2", "--preset", "kems", "--players", "6"),
      ["decisions per match", "its own action just ended", "decisions that end in Wait"]),
     ("decision_counts.py", ("--matches", "1", "--presets", "standard"), ["standard"]),
