@@ -40,7 +40,7 @@ def count(preset: str, players: int, lineup: str, matches: int) -> collections.C
         if not self.rung:
             frame = sys._getframe(1)
             name = frame.f_code.co_name
-            if name in ("wake_all",):  # the function that called wake_all says why everyone woke
+            if name == "wake_all":  # the function that called wake_all says why everyone woke
                 name = frame.f_back.f_code.co_name
             causes[id(self)] = CAUSES.get(name, name)
         ring(self, delay)
