@@ -4,6 +4,8 @@ of a difference between two of its groups, and (``--export csv``) every table of
 from __future__ import annotations
 
 import argparse
+import hashlib
+import re
 import sys
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
@@ -20,6 +22,8 @@ if TYPE_CHECKING:  # pandas and the store load when a folder is read, not for --
     from kemps_sim.sweep import SweepResults
 
 SUMMARY_CSV = "summary.csv"
+#: The longest part of a grouped summary's file name made of its column names (file names stop at 255 bytes).
+_STEM_LENGTH = 120
 #: The tables the statistics read, which get the ``rules.scoring`` column (not the large events table).
 _SCORED_TABLES = ("matches", "pairs", "rounds", "calls", "fours")
 #: What each summary column means, for the note under the printed table (only the columns shown are explained).
@@ -47,7 +51,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--by", default=None, metavar="COL[,COL]",
                    help="group by these columns (default: the swept parameters, or the cell)")
     p.add_argument("--csv", default=None, metavar="FILE",
-                   help=f"where to write the table (default FOLDER/{SUMMARY_CSV})")
+                   help=f"where to write the table (default FOLDER/{SUMMARY_CSV}, or with --by a grouping other "
+                        "than the sweep's FOLDER/summary_by_COLUMNS.csv, so that the sweep's table stays)")
     p.add_argument("--compare", nargs=2, default=None, metavar=("A", "B"),
                    help="test the difference between two groups (values of the --by column); paired replicate by "
                         "replicate when both played the same seeds (common random numbers)")
@@ -203,7 +208,7 @@ def print_summary(folder: str | Path, by: str | None = None, csv: str | None = N
     from kemps_sim.sweep.streaming import streamable, summarise_folder
 
     results = results or load_folder(folder, tables=False)
-    target = Path(csv) if csv else Path(folder) / SUMMARY_CSV
+    target = Path(csv) if csv else Path(folder) / summary_csv_name(_by(by, results.params), results.params)
     if game_of(results.manifest) == "krepet":
         return _krepet_summary(folder, by, target, results, confidence, skip_damaged)
     if not results.tables:
@@ -220,6 +225,25 @@ def print_summary(folder: str | Path, by: str | None = None, csv: str | None = N
     agents = {pair: tuple(names) for pair, names in results["pairs"].groupby("pair")["agents"].unique().items()}
     _show(table, target, agents, len(results["matches"]), results.failures, confidence)
     return results
+
+
+def summary_csv_name(columns: Sequence[str], params: tuple[str, ...]) -> str:
+    """The file a summary grouped by ``columns`` is written to: :data:`SUMMARY_CSV` for the sweep's own grouping
+    (its swept parameters, else its cells), so that another grouping never replaces the sweep's table, and
+    ``summary_by_<columns>.csv`` otherwise.
+
+    Characters other than letters, digits, ``.``, ``_`` and ``-`` become ``-``, columns are joined by ``+``, and a
+    name that had to be changed or shortened gets eight hex digits of the columns' hash, so that two groupings
+    never share a file and any column name gives a plain file name.
+    """
+    if list(columns) == _by(None, params):
+        return SUMMARY_CSV
+    parts = [re.sub(r"[^A-Za-z0-9._-]+", "-", column).strip(".-") or "column" for column in columns]
+    stem = "+".join(parts)
+    if stem != "+".join(columns) or len(stem) > _STEM_LENGTH:
+        digest = hashlib.sha256("\0".join(columns).encode()).hexdigest()[:8]
+        stem = f"{stem[:_STEM_LENGTH]}-{digest}"
+    return f"summary_by_{stem}.csv"
 
 
 def game_of(manifest: Mapping[str, Any]) -> str:
@@ -256,7 +280,7 @@ def _krepet_summary(folder: str | Path, by: str | None, target: Path, results: S
         print("players: " + ", ".join(f"{p} = {names[0]}" for p, names in agents.items()))
     print(textwrap.fill(LEGEND + f". Intervals are {100 * confidence:g}% confidence intervals.", width=118))
     print(f"{len(results['matches'])} games" + (f", {results.failures} failed" if results.failures else "")
-          + f"; table written to {target}")
+          + f"; {_written(target)}")
     return results
 
 
@@ -274,7 +298,14 @@ def _show(table: pd.DataFrame, target: Path, agents: Mapping[Any, Sequence[str]]
     level = f"{100 * confidence:g}%"
     notes = [text for column, text in _LEGEND if column in table.columns]
     print(textwrap.fill("; ".join(notes) + f". Intervals are {level} confidence intervals.", width=118))
-    print(f"{matches} matches" + (f", {failures} failed" if failures else "") + f"; table written to {target}")
+    print(f"{matches} matches" + (f", {failures} failed" if failures else "") + f"; {_written(target)}")
+
+
+def _written(target: Path) -> str:
+    """Where the table went, and, for a grouped summary beside a sweep's own, that the sweep's table is kept."""
+    if target.name.startswith("summary_by_") and (target.parent / SUMMARY_CSV).is_file():
+        return f"table written to {target} ({SUMMARY_CSV} beside it keeps the sweep's per-cell table)"
+    return f"table written to {target}"
 
 
 def _warn_skipped(skipped: Mapping[str, str]) -> None:
