@@ -9,7 +9,6 @@ A page holds a marker comment, and the hook puts the table in its place when the
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 
@@ -70,11 +69,3 @@ def on_page_markdown(markdown: str, **_: Any) -> str:
         if marker in markdown:
             markdown = markdown.replace(marker, make())
     return markdown
-
-
-_ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj):(?=<code>)")
-
-
-def on_page_content(html: str, **_: Any) -> str:
-    """Drop the Sphinx roles (``:class:``, ``:func:``...) the docstrings use before their code spans."""
-    return _ROLE.sub("", html)

@@ -61,20 +61,69 @@ def test_the_reference_covers_the_public_api_and_every_item_has_a_docstring():
     assert undocumented() == []
 
 
-def test_the_site_builds_strictly(tmp_path):
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The site built once for this module, strictly, with the notebooks rendered but not run again here
+    (tests/test_notebooks.py runs each of them)."""
     try:
         import mkdocs  # noqa: F401
     except ImportError:
         if os.environ.get("CI") == "true":
             pytest.fail("CI=true but MkDocs is missing: the README's test command installs the docs extra")
         pytest.skip("MkDocs is not installed (pip install -e '.[docs]')")
-    # The notebooks are rendered but not run again here: tests/test_notebooks.py runs each of them.
+    folder = tmp_path_factory.mktemp("site")
     path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     env = {**os.environ, "KEMPS_NOTEBOOK_SIZE": "small", "KEMPS_DOCS_EXECUTE": "false", "PATH": path}
-    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+    done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(folder)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr[-4000:]
+    return folder
+
+
+def test_the_site_builds_strictly(site):
     for page in ("index.html", "rules/index.html", "gallery/index.html", "reference/engine/index.html",
                  "notebooks/07_krepet/index.html"):
-        assert (tmp_path / "site" / page).is_file(), page
-    assert "simulate_match" in (tmp_path / "site" / "reference" / "engine" / "index.html").read_text()
+        assert (site / page).is_file(), page
+    assert "simulate_match" in (site / "reference" / "engine" / "index.html").read_text()
+
+
+#: What a docstring's Sphinx role looks like when it reaches a page unconverted: the role before its code span
+#: (``:func:<code>run</code>``), or Sphinx's ``~`` prefix kept in the text (``<code>~kemps_sim.gestures</code>``).
+LITERAL_ROLE = re.compile(r":(?:class|func|meth|mod|data|attr|exc|obj):(?:<code>|`)|<code>~[A-Za-z_]|`~kemps_sim")
+#: A cross-reference the site could not link: autorefs leaves it as code in a span titled with the target.
+UNLINKED = re.compile(r'<span title="([^"]+)"><code>')
+LINK = re.compile(r'<a class="autorefs autorefs-internal"[^>]*href="([^"]+)"[^>]*><code>([^<]+)</code></a>')
+
+
+def _exists(path: str) -> bool:
+    """Whether a dotted path names a real module or object (the longest importable module, then attributes)."""
+    parts = path.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for name in parts[cut:]:
+            if not hasattr(obj, name) and not (inspect.isclass(obj) and name in getattr(obj, "__annotations__", {})):
+                return False
+            obj = getattr(obj, name, None)
+        return True
+    return False
+
+
+def test_the_api_cross_references_are_links_and_none_is_left_as_written(site):
+    pages = {page.relative_to(site).as_posix(): page.read_text() for page in site.rglob("*.html")}
+    literal = sorted({f"{name}: {m.group(0)}" for name, text in pages.items() for m in LITERAL_ROLE.finditer(text)})
+    assert literal == []
+    reference = "".join(text for name, text in pages.items() if name.startswith("reference/"))
+    links = LINK.findall(reference)
+    # The human model's module docstring names the three modules the page renders after it; each is a link there.
+    human = dict((shown, href) for href, shown in LINK.findall(pages["reference/human/index.html"]))
+    assert {human.get(name) for name in ("profiles", "perception", "gestures")} == {
+        "#kemps_sim.profiles", "#kemps_sim.perception", "#kemps_sim.gestures"}
+    assert len(links) >= 100
+    # A target left unlinked is one the site does not render (a private helper, an error class, a library's
+    # function), named by its full path: never a name the docstring's scope failed to resolve.
+    unresolved = sorted({target for text in pages.values() for target in UNLINKED.findall(text)
+                         if not _exists(target)})
+    assert unresolved == []
