@@ -39,6 +39,8 @@ from kemps_sim.trace import (
 EVERYONE = -2
 #: Audience of an event nobody at the table sees as such (it stays in the trace for analysis).
 TRACE_ONLY = NOBODY
+#: A card in another seat's hand, face down, in :func:`seen_by`'s view of the deal.
+HIDDEN_CARD = -1
 
 
 def _everyone(_: TraceEvent) -> int:
@@ -94,3 +96,29 @@ def public_form(event: TraceEvent) -> TraceEvent:
     if kind is Redealt:
         return event._replace(drawn=())
     return event
+
+
+def seen_by(event: TraceEvent, seat: int) -> TraceEvent | None:
+    """``event`` as ``seat`` knows it, or None if it never learns of it: a replay of one seat's view shows these.
+
+    What everyone sees, in its :func:`public_form`; what is shown to the seat alone; and what the seat knows of
+    itself: its own hand in the deal (the other hands face down, as :data:`HIDDEN_CARD`, the middle face up), the
+    cards it drew on a redeal, its own deliberate gestures, and the gestures it noticed (its percepts, with
+    ``deliberate`` None: whether a gesture was meant is the seat's to judge, not to know).
+    """
+    kind = type(event)
+    if kind is Redealt and event.seat == seat:
+        return event
+    who = audience(event)
+    if who == EVERYONE:
+        return public_form(event)
+    if who == seat:
+        return event
+    if kind is Dealt:
+        return event._replace(hands=tuple(hand if s == seat else (HIDDEN_CARD,) * len(hand)
+                                          for s, hand in enumerate(event.hands)))
+    if kind is Perceived and event.seat == seat:
+        return event._replace(deliberate=None)
+    if kind is Gestured and event.seat == seat and event.deliberate:
+        return event
+    return None

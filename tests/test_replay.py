@@ -17,6 +17,7 @@ from kemps_sim import load_rules, simulate_match
 from kemps_sim.cli import main
 from kemps_sim.errors import ConfigError
 from kemps_sim.replay import page_html, replay_data, write_html
+from kemps_sim.replay.data import tables_in_full
 from kemps_sim.retrace import TableReplay
 from kemps_sim.trace import CallHeard
 
@@ -40,9 +41,10 @@ def test_the_data_holds_every_event_in_order_with_the_table_the_trace_implies(ma
         times = [e["time"] for e in events]
         assert times == sorted(times) and times == pytest.approx([e.time for e in rnd.trace])
         table = TableReplay(match.rules.players)
+        tables = tables_in_full(shown["tables"])  # the data lists the hands that changed
         for event, row in zip(rnd.trace, events, strict=True):
             table.apply(event)
-            drawn = shown["tables"][row["table"]]
+            drawn = tables[row["table"]]
             assert drawn["hands"] == table.hands and drawn["middle"] == table.middle
             assert drawn["pack"] >= 0 and drawn["discard"] >= 0
         assert shown["after"]["letters"] == list(rnd.standings.letters)

@@ -2,9 +2,18 @@
 line the play-by-play tells of it, and the table and score it leaves.
 
 The table after each event comes from the trace alone (:class:`kemps_sim.retrace.TableReplay`, inside the
-play-by-play's :class:`kemps_sim.narrate.RoundNarrator`), so what the page shows is what the trace says; distinct
-tables and scores are stored once and events point at them, which keeps a page small. Cards are ids (0-51, a
-second deck 52-103) with their names beside them once, in ``cards``.
+play-by-play's :class:`kemps_sim.narrate.RoundNarrator`), so what the page shows is what the trace says. Cards are
+ids (0-51, a second deck 52-103, :data:`~kemps_sim.visibility.HIDDEN_CARD` for one face down) with the names of
+those the view shows beside them once, in ``cards``.
+
+A view is every hand (``seat`` None) or one seat's (:mod:`kemps_sim.replay.seat_view`): a seat's view holds only
+what that seat knows, so a page made of it cannot show more. The data of every hand also carries each seat's view
+(``seat_views``), for the page to switch to.
+
+To keep a page small, distinct tables and scores are stored once and events point at them; a table lists only the
+hands that changed since the one before it (:func:`tables_in_full` restores them); and in ``seat_views`` an event
+the seat sees exactly as every hand's view has it is written ``[index, table, score]``: the index of that event in
+the same round of every hand's view, with the seat's own table and score.
 """
 
 from __future__ import annotations
@@ -13,43 +22,107 @@ import math
 from typing import Any
 
 from kemps_sim.cards import card_name
+from kemps_sim.errors import ConfigError
 from kemps_sim.narrate import RoundNarrator, call_word, score_text, standings_text
-from kemps_sim.results import MatchResult
+from kemps_sim.replay.seat_view import SeatNarrator, seat_signals
+from kemps_sim.results import MatchResult, RoundResult
 from kemps_sim.scoring import Standings
 from kemps_sim.seating import pair_of
 from kemps_sim.trace import Dealt, Perceived, Refilled, Swept
 
 CARDS_PER_DECK = 52
+#: The fields of trace events that hold card ids (or lists of them).
+_CARD_FIELDS = frozenset({"hands", "middle", "shown", "drawn", "gave", "took", "wanted", "cards"})
 
 
-def replay_data(result: MatchResult) -> dict[str, Any]:
-    """The JSON-ready data of a match's replay page (see the module docstring)."""
+def replay_data(result: MatchResult, seat: int | None = None) -> dict[str, Any]:
+    """The JSON-ready data of a match's replay page: every hand and each seat's view, or (``seat``) that seat's
+    view alone (see the module docstring)."""
     rules = result.rules
-    rounds = []
-    before: Standings | None = None
-    for rnd in result.rounds:
-        rounds.append(_round_data(result, rnd, before))
-        before = rnd.standings
-    decks = max(rules.decks, 1)
-    return {
+    if seat is not None and (type(seat) is not int or not 0 <= seat < rules.players):
+        raise ConfigError(f"replay: seat {seat!r} is not a seat of this match: its {rules.players} seats are "
+                          f"numbered 0 to {rules.players - 1}")
+    common = {
         "seed": result.seed, "players": rules.players, "pairs": rules.pairs, "scoring": rules.scoring,
-        "agents": list(result.agents), "pair_of": [pair_of(rules.players, s) for s in range(rules.players)],
+        "decks": max(rules.decks, 1), "agents": list(result.agents),
+        "pair_of": [pair_of(rules.players, s) for s in range(rules.players)],
         "call_words": {call: call_word(rules, call) for call in ("kemps", "double_kemps", "stop_kemps")},
-        "cards": [card_name(c) for c in range(decks * CARDS_PER_DECK)],
         "end_reason": result.end_reason, "error": result.error or "", "winners": list(result.winners),
         "final": _standings(result.standings), "final_text": standings_text(rules, result.standings, result.agents),
-        "rounds": rounds,
     }
+    if seat is not None:
+        view, _ = _view(result, seat)
+        return {**common, **view}
+    everything, _ = _view(result, None)
+    seat_views = []
+    for s in range(rules.players):
+        view, sources = _view(result, s)
+        for shown, full, at in zip(view["rounds"], everything["rounds"], sources, strict=True):
+            shown["events"] = [_shared(event, full["events"][i], i) for event, i in zip(shown["events"], at,
+                                                                                       strict=True)]
+        seat_views.append(view)
+    return {**common, **everything, "seat_views": seat_views}
 
 
-def _round_data(result: MatchResult, rnd: Any, before: Standings | None) -> dict[str, Any]:
+def tables_in_full(tables: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A round's ``tables`` with every hand written out (the data lists only the hands that changed)."""
+    full: list[dict[str, Any]] = []
+    for table in tables:
+        hands = list(full[-1]["hands"]) if full else []
+        for seat, hand in table["hands"].items():
+            seat = int(seat)
+            hands.extend([] for _ in range(seat + 1 - len(hands)))
+            hands[seat] = hand
+        full.append({**table, "hands": hands})
+    return full
+
+
+def _shared(event: dict[str, Any], full: dict[str, Any], index: int) -> dict[str, Any] | list[int]:
+    """A seat's event as a reference to every hand's (at ``index``), when the two say the same."""
+    def said(e: dict[str, Any]) -> dict[str, Any]:
+        return {key: value for key, value in e.items() if key not in ("table", "score")}
+
+    return [index, event["table"], event["score"]] if said(event) == said(full) else event
+
+
+def _view(result: MatchResult, seat: int | None) -> tuple[dict[str, Any], list[list[int]]]:
+    """Every round as every hand (``seat`` None) or one seat sees it, and the names of the cards it shows; and,
+    per round, the index in the trace of each event it holds."""
+    rounds, sources = [], []
+    before: Standings | None = None
+    for rnd in result.rounds:
+        data, at = _round_data(result, rnd, before, seat)
+        rounds.append(data)
+        sources.append(at)
+        before = rnd.standings
+    shown: set[int] = set()
+    for rnd in rounds:
+        hands = [table["hands"] for table in rnd["tables"]]
+        for i, table in enumerate(rnd["tables"]):
+            shown.update(*table["hands"], table["middle"])
+            table["hands"] = {str(s): hand for s, hand in enumerate(hands[i]) if i == 0 or hands[i - 1][s] != hand}
+        for event in rnd["events"]:
+            for name in _CARD_FIELDS.intersection(event):
+                shown.update(_ids(event[name]))
+    view = {"view": -1 if seat is None else seat, "rounds": rounds,
+            "cards": {str(card): card_name(card) for card in sorted(shown) if card >= 0}}
+    return view, sources
+
+
+def _round_data(result: MatchResult, rnd: RoundResult, before: Standings | None,
+                seat: int | None) -> tuple[dict[str, Any], list[int]]:
     rules = result.rules
-    narrator = RoundNarrator(rules, rnd, before, fidgets=True)
+    if seat is None:
+        narrator: RoundNarrator = RoundNarrator(rules, rnd, before, fidgets=True)
+        signals, trace = list(rnd.signals), list(enumerate(rnd.trace))
+    else:
+        narrator = SeatNarrator(rules, rnd, before, seat)
+        signals, trace = seat_signals(rules, rnd.signals, seat), narrator.seen
     tables: list[dict[str, Any]] = []
     scores: list[dict[str, Any]] = []
     events: list[dict[str, Any]] = []
     pack = discard = 0
-    for event in rnd.trace:
+    for _, event in trace:
         lines = narrator.event(event)
         kind = type(event)
         if kind is Dealt:
@@ -69,9 +142,10 @@ def _round_data(result: MatchResult, rnd: Any, before: Standings | None) -> dict
             scores.append(score)
         events.append({"kind": kind.__name__, **_fields(event), "text": " / ".join(lines) or _text(event),
                        "table": len(tables) - 1, "score": len(scores) - 1})
-    return {"round": rnd.index + 1, "dealer": rnd.dealer, "signals": list(rnd.signals),
+    data = {"round": rnd.index + 1, "dealer": rnd.dealer, "signals": signals,
             "outcome": rnd.outcome.value, "end_time": rnd.end_time, "events": events, "tables": tables,
             "scores": scores, "after": {**_standings(rnd.standings), "text": score_text(rules, rnd.standings)}}
+    return data, [i for i, _ in trace]
 
 
 def _text(event: Any) -> str:
@@ -99,3 +173,10 @@ def _plain(value: Any) -> Any:
     if isinstance(value, float) and not math.isfinite(value):
         return None
     return value
+
+
+def _ids(value: Any) -> list[int]:
+    """The card ids in a field: an id, or lists of them nested."""
+    if isinstance(value, list):
+        return [card for item in value for card in _ids(item)]
+    return [value] if isinstance(value, int) else []

@@ -2,8 +2,10 @@
 browser, offline.
 
 The page holds its data (:func:`kemps_sim.replay.data.replay_data`), its style and its script inline: no server, no
-network, no external scripts or fonts. The script exposes ``window.kempsReplay`` (the page's own state, the calls
-it has shown, the standings it shows, and ``playAll(speed)``) for scripts and tests.
+network, no external scripts or fonts. The script reads the data once and takes it out of the document, so what the
+document holds is what the view shown draws; a page written for one seat holds that seat's view alone. The script
+exposes ``window.kempsReplay`` (the page's own state, the calls it has shown, the standings it shows, and
+``playAll(speed)``) for scripts and tests.
 """
 
 from __future__ import annotations
@@ -24,15 +26,21 @@ def _asset(name: str) -> str:
     return resources.files("kemps_sim.replay").joinpath("assets", name).read_text(encoding="utf-8")
 
 
-def page_html(result: MatchResult | KrepetResult) -> str:
-    """The replay page of ``result`` (a Kemps match or a Krepet game) as one HTML document."""
+def page_html(result: MatchResult | KrepetResult, seat: int | None = None) -> str:
+    """The replay page of ``result`` (a Kemps match or a Krepet game) as one HTML document: every hand, with a
+    switch to each seat's view, or (``seat``) that seat's view alone, holding nothing the seat does not know."""
     if isinstance(result, MatchResult):
-        data, legend = replay_data(result), "legend_kemps.html"
+        data, legend = replay_data(result, seat), "legend_kemps.html"
         rules = result.rules
         rounds = len(result.rounds)
         title = (f"kemps-sim replay: seed {result.seed}, {rules.players} players, {rounds} "
                  f"round{'s' if rounds != 1 else ''}, {rules.scoring} scoring")
+        if seat is not None:
+            title += f", as seat {seat} sees it"
     elif isinstance(result, KrepetResult):
+        if seat is not None:
+            raise ConfigError(f"replay: seat {seat!r}: a Krepet game is played open, so it has no one player's "
+                              "view; leave the seat out")
         data, legend = krepet_replay_data(result), "legend_krepet.html"
         title = f"kemps-sim replay: Krepet, seed {result.seed}, {result.names[0]} against {result.names[1]}"
     else:
@@ -47,11 +55,11 @@ def page_html(result: MatchResult | KrepetResult) -> str:
     return page.replace("{{DATA}}", text)  # last: the data may hold any text
 
 
-def write_html(result: MatchResult | KrepetResult, path: str | Path) -> Path:
-    """Write the replay page of ``result`` (a Kemps match or a Krepet game) to ``path`` (a folder that exists);
-    return the path written."""
+def write_html(result: MatchResult | KrepetResult, path: str | Path, seat: int | None = None) -> Path:
+    """Write the replay page of ``result`` (a Kemps match or a Krepet game) to ``path`` (a folder that exists):
+    every hand, or (``seat``) only what that seat knows (see :func:`page_html`); return the path written."""
     target = Path(path)
     if not target.parent.is_dir():
         raise ConfigError(f"replay page {str(target)!r}: folder {str(target.parent)!r} does not exist")
-    target.write_text(page_html(result), encoding="utf-8")
+    target.write_text(page_html(result, seat), encoding="utf-8")
     return target

@@ -56,7 +56,7 @@ window.KempsReplayViews.krepet = function (kit) {
   }
   const effects = {
     Moved(e, age) {
-      const r = data.rounds[state.round];
+      const r = kit.rnd();
       const tab = r.tables[r.events[state.index].table];
       const from = pilePos(e.src, tab), to = pilePos(e.dst, tab);
       if (from && to) {

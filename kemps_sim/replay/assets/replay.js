@@ -1,7 +1,30 @@
 // kemps-sim replay page: plays a match's trace on a drawn table. No network, no libraries: the data is embedded.
 "use strict";
 (function () {
-  const data = JSON.parse(document.getElementById("replay-data").textContent);
+  // The data is read once and taken out of the document: what the document holds is what the view shown draws.
+  const holder = document.getElementById("replay-data");
+  const data = JSON.parse(holder.textContent);
+  holder.remove();
+  // The views this page can show: every hand (-1) and each seat's, or the one seat's view it was written for. Every
+  // view comes filtered from kemps-sim (a seat's holds only what that seat knows); here it is only unpacked.
+  const VIEWS = new Map();
+  function unpack(view, everything) {
+    view.rounds.forEach((r, k) => {
+      let hands = [];
+      if (data.game !== "krepet") r.tables = r.tables.map((t) => {  // each lists the hands changed since the last
+        hands = hands.slice();
+        for (const [seat, hand] of Object.entries(t.hands)) hands[Number(seat)] = hand;
+        return Object.assign({}, t, { hands });
+      });
+      // an event the seat sees as every hand's view has it: [index there, table, score]
+      r.events = r.events.map((e) => (Array.isArray(e) ? Object.assign({}, everything.rounds[k].events[e[0]],
+                                                                       { table: e[1], score: e[2] }) : e));
+    });
+    VIEWS.set(view.view === undefined ? -1 : view.view, view);
+  }
+  unpack(data, null);
+  (data.seat_views || []).forEach((v) => unpack(v, data));
+  delete data.seat_views;
   const SVG = "http://www.w3.org/2000/svg";
   const SPEEDS = [0.25, 0.5, 1, 2, 4, 8];
   const SUIT = { "\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c" };
@@ -10,7 +33,8 @@
                  Swept: 1.5, Refilled: 1.5, HandFour: 2.0, StallSaid: 1.5, Objected: 1.5, Revealed: 3.0 };
   const MARKED = { HandFour: "four", CallHeard: "call" };
   const W = 900, CX = 450, CY = 300, RX = 330, RY = 228, CARD_W = 34, CARD_H = 46;
-  const state = { round: 0, time: 0, index: -1, playing: false, speed: 1, view: -1, finished: false,
+  const state = { round: 0, time: 0, index: -1, playing: false, speed: 1, view: VIEWS.keys().next().value,
+                  finished: false,
                   shownCalls: [], shown: new Set(), errors: [], onFinish: null };
   const $ = (id) => document.getElementById(id);
   const svg = $("table");
@@ -35,7 +59,7 @@
     node("rect", { width: CARD_W, height: CARD_H, rx: 4, class: "cardbox" + (o.back ? " back" : "") +
                    (o.four ? " four" : "") }, g);
     if (!o.back) {
-      const name = data.cards[id];
+      const name = cardName(id);
       const suit = [...name].find((ch) => SUIT[ch]);
       // a card in an overlapping column shows its name at the top edge, where the next card leaves it visible
       node("text", o.corner ? { x: CARD_W / 2, y: 8, class: "cardtext corner suit-" + SUIT[suit] }
@@ -45,11 +69,13 @@
     return g;
   }
   function pairColour(seat) { return `var(--pair${data.pair_of[seat] % 6})`; }
+  function view() { return VIEWS.get(state.view); }
+  function cardName(id) { return view().cards[id]; }
   function fmt(t) { return (Math.round(t * 100) / 100).toFixed(2); }
   function rank(name) { return name.replace(/[\u2660\u2665\u2666\u2663']/g, ""); }
 
   // The round and its events -------------------------------------------------------------------------------------
-  function rnd() { return data.rounds[state.round]; }
+  function rnd() { return view().rounds[state.round]; }
   function indexAt(t) {  // the last event at or before t (binary search); -1 before the first
     const ev = rnd().events;
     let lo = 0, hi = ev.length - 1, found = -1;
@@ -60,14 +86,6 @@
     return found;
   }
   function endTime() { const r = rnd(); return Math.max(r.end_time, r.events.length ? r.events[r.events.length - 1].time : 0); }
-  function revealedTo(view, upto) {  // seats whose hands the viewer has been shown this round
-    const seen = new Set();
-    const ev = rnd().events;
-    for (let i = 0; i <= upto; i++) {
-      if (ev[i].kind === "Revealed" && (ev[i].to === -1 || ev[i].to === view)) ev[i].seats.forEach((s) => seen.add(s));
-    }
-    return seen;
-  }
 
   // Drawing the table at the play head ------------------------------------------------------------------------------
   function render() {
@@ -88,11 +106,10 @@
   }
   function drawKemps(tab, r) {
     node("ellipse", { cx: CX, cy: CY, rx: RX - 70, ry: RY - 60, class: "felt" });
-    const shownHands = state.view < 0 ? null : revealedTo(state.view, state.index);
-    for (let s = 0; s < data.players; s++) drawSeat(s, tab, r, shownHands);
+    for (let s = 0; s < data.players; s++) drawSeat(s, tab, r);
     drawMiddle(tab);
   }
-  function drawSeat(s, tab, r, shownHands) {
+  function drawSeat(s, tab, r) {
     const p = seatPos(s);
     const g = node("g", { "aria-label": `seat ${s}` });
     const label = `seat ${s} \u00b7 pair ${data.pair_of[s]}` + (s === r.dealer ? " \u00b7 dealer" : "");
@@ -101,12 +118,11 @@
                    fill: pairColour(s) }, g, label);
     node("text", { x: p.x, y: below ? p.y + 56 : p.y - 50, "text-anchor": "middle", class: "seat-agent" }, g,
          data.agents[s]);
-    const hand = tab.hands[s] || [];
-    const names = hand.map((c) => rank(data.cards[c]));
-    const four = hand.length === 4 && names.every((n) => n === names[0]);
-    const faceDown = shownHands !== null && s !== state.view && !shownHands.has(s);
+    const hand = tab.hands[s] || [];  // a card this view does not know is -1, drawn face down
+    const names = hand.map((c) => (c < 0 ? null : rank(cardName(c))));
+    const four = hand.length === 4 && names[0] !== null && names.every((n) => n === names[0]);
     hand.forEach((c, i) => card(c, p.x + (i - (hand.length - 1) / 2) * (CARD_W + 4), p.y, g,
-                                { back: faceDown, four: four && !faceDown }));
+                                { back: c < 0, four }));
     if (s === r.dealer) node("circle", { cx: p.x + 2.6 * CARD_W, cy: p.y, r: 9, class: "dealer-chip" }, g);
     if (s === r.dealer) node("text", { x: p.x + 2.6 * CARD_W, y: p.y + 4, "text-anchor": "middle",
                                        "font-size": 11 }, g, "D");
@@ -117,15 +133,11 @@
          `pack ${tab.pack} \u00b7 discard ${tab.discard}`);
   }
   function noteCall(e, i, seat) {  // a call drawn on the table: what the page has shown (read by tests)
-    const key = `${state.round}:${i}`;
+    const key = `${state.round}:${e.time}:${seat}`;
     if (state.shown.has(key)) return;
     state.shown.add(key);
     state.shownCalls.push({ round: state.round + 1, index: i, time: e.time, seat, call: e.call || "krepet",
                             right: e.right, outcome: e.outcome || e.verdict });
-  }
-  function noticedBy(seat, gesture) {  // whether the seat perceived this gesture (by now)
-    return rnd().events.some((e, i) => i <= state.index && e.kind === "Perceived" && e.seat === seat &&
-                                       e.gesturer === gesture.seat && Math.abs(e.made_at - gesture.time) < 1e-9);
   }
   function drawEffects(r, t) {
     const ev = r.events;
@@ -134,7 +146,6 @@
       const age = t - e.time;
       if (age > 3.0) break;
       if (age > (VIEW.show[e.kind] || 0)) continue;
-      if (state.view >= 0 && e.kind === "Perceived" && e.seat !== state.view) continue;
       const draw = VIEW.effects[e.kind];
       if (draw) draw(e, age, i);
     }
@@ -149,19 +160,20 @@
       const p = seatPos(e.seat);
       node("ellipse", { cx: p.x, cy: p.y, rx: 2.4 * CARD_W, ry: CARD_H, class: "lost" });
       node("text", { x: p.x, y: p.y + CARD_H + 4, "text-anchor": "middle", class: "info" }, svg,
-           "too late: " + e.wanted.map((c) => data.cards[c]).join(" "));
+           "too late: " + e.wanted.map(cardName).join(" "));
     },
-    Gestured(e) {
-      // Seen as one seat sees it: only gestures that seat noticed, and never whether they were meant.
-      if (state.view >= 0 && e.seat !== state.view && !noticedBy(state.view, e)) return;
+    Gestured(e) {  // in one seat's view, only its own signals are here
       const p = seatPos(e.seat);
-      const known = state.view < 0 || e.seat === state.view;
       node("text", { x: p.x - 2.6 * CARD_W, y: p.y + 4, "text-anchor": "middle",
-                     class: "gesture-badge " + (!known ? "" : e.deliberate ? "deliberate" : "fidget") }, svg,
-           e.gesture + (!known ? "?" : e.deliberate ? "!" : ""));
+                     class: "gesture-badge " + (e.deliberate ? "deliberate" : "fidget") }, svg,
+           e.gesture + (e.deliberate ? "!" : ""));
     },
     Perceived(e) {
       const from = seatPos(e.gesturer), to = seatPos(e.seat);
+      if (state.view >= 0) {  // the seat saw a gesture: whether it was meant, it cannot tell
+        node("text", { x: from.x - 2.6 * CARD_W, y: from.y + 4, "text-anchor": "middle", class: "gesture-badge" },
+             svg, e.gesture + "?");
+      }
       node("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, class: "percept-line " + e.gaze });
       node("text", { x: from.x + 0.7 * (to.x - from.x), y: from.y + 0.7 * (to.y - from.y) - 6,
                      "text-anchor": "middle", class: "percept-text" }, svg,
@@ -320,6 +332,14 @@
     const next = delta > 0 ? keys.find((i) => i > state.index) : keys.reverse().find((i) => i < state.index);
     if (next !== undefined) goTo(state.round, next);
   }
+  function setView(v) {  // everything the page shows is rebuilt from that view's own data
+    if (!VIEWS.has(v)) return;
+    state.view = v;
+    $("view").value = String(v);
+    lastMarked = -2;
+    buildEvents();
+    render();
+  }
   function setSpeed(x) {
     state.speed = x;
     const known = SPEEDS.indexOf(x);
@@ -340,12 +360,13 @@
     speedSel.value = "1";
     speedSel.addEventListener("change", () => setSpeed(Number(speedSel.value)));
     const viewSel = $("view");
-    const all = document.createElement("option");
-    all.value = "-1"; all.textContent = "every hand"; viewSel.appendChild(all);
-    for (let s = 0; s < data.players && data.game !== "krepet"; s++) {  // Krepet is played open
-      const o = document.createElement("option"); o.value = String(s); o.textContent = `as seat ${s} sees it`; viewSel.appendChild(o);
+    for (const v of VIEWS.keys()) {  // Krepet is played open: every hand only
+      const o = document.createElement("option");
+      o.value = String(v); o.textContent = v < 0 ? "every hand" : `as seat ${v} sees it`;
+      viewSel.appendChild(o);
     }
-    viewSel.addEventListener("change", () => { state.view = Number(viewSel.value); render(); });
+    viewSel.value = String(state.view);
+    viewSel.addEventListener("change", () => setView(Number(viewSel.value)));
     $("play").addEventListener("click", () => (state.playing ? pause() : play()));
     $("prev").addEventListener("click", () => step(-1));
     $("next").addEventListener("click", () => step(1));
@@ -370,22 +391,25 @@
   // The game's view: how the table, its effects, its marks and its standings are drawn ------------------------
   const KEMPS = {
     draw: drawKemps, effects: EFFECTS, show: SHOW,
-    mark: (e) => (e.kind === "Gestured" ? (e.deliberate ? "signal" : null) : MARKED[e.kind] || null),
+    // in one seat's view: its own fours and signals, the gestures it noticed, and the calls
+    mark: (e) => (e.kind === "Gestured" ? (e.deliberate ? "signal" : null)
+                  : e.kind === "Perceived" ? (state.view >= 0 ? "signal" : null) : MARKED[e.kind] || null),
     standing: (score) => ({ letters: score.letters, points: score.points, rounds_won: score.rounds_won }),
   };
-  const KIT = { data, state, svg, node, card, fmt, noteCall, W, CX, CY, CARD_W, CARD_H };
+  const KIT = { data, state, svg, node, card, fmt, noteCall, rnd, W, CX, CY, CARD_W, CARD_H };
   const VIEW = data.game === "krepet" ? window.KempsReplayViews.krepet(KIT) : KEMPS;
 
   // For scripts and tests: the page's own state, and playing every round to the end.
   window.kempsReplay = {
     data,
     state: () => ({ round: state.round, time: state.time, index: state.index, playing: state.playing,
-                    speed: state.speed, view: state.view, finished: state.finished }),
+                    speed: state.speed, view: state.view, finished: state.finished, events: rnd().events.length }),
     shownCalls: () => state.shownCalls.slice(),
     standings: () => state.standing,
     errors: () => state.errors.slice(),
     goTo, setRound, setSpeed, play, pause,
-    setView: (seat) => { state.view = seat; $("view").value = String(seat); render(); },
+    views: () => [...VIEWS.keys()],
+    setView,
     playAll(speed) {
       return new Promise((resolve) => {
         setRound(0); setSpeed(speed || 8); state.onFinish = resolve; play();
