@@ -104,11 +104,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def one_problem_text(message: str) -> str:
-    """A sweep spec's list of problems as one line when it lists only one; several stay one per line."""
+    """A sweep spec's list of problems as one line when it lists only one (the problem's line names its field, so
+    its section head is dropped); several stay one per line under their sections."""
     head, newline, rest = message.partition("\n")
     marker = ": 1 problem (nothing was run or written)"
-    if newline and head.endswith(marker) and "\n" not in rest:
-        return f"{head[:-len(marker)]}: {rest.strip()} (nothing was run or written)"
+    problems = [line.strip() for line in rest.splitlines() if line.startswith("    ")]
+    if newline and head.endswith(marker) and len(problems) == 1:
+        return f"{head[:-len(marker)]}: {problems[0]} (nothing was run or written)"
     return message
 
 

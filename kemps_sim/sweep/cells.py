@@ -6,8 +6,8 @@ knob), ``lineup``, ``profile.FIELD[.PARAM]`` (every seat) or ``pairN.profile.FIE
 ``engine.SETTING``. A Krepet sweep has players instead of pairs (``playerN.profile...``, ``playerN.agent.PARAM``),
 its own rule knobs, and the settings of :class:`~kemps_sim.krepet.realtime.KrepetConfig` as ``engine.SETTING``.
 
-Layering: built on :mod:`kemps_sim.sweep.design` (the parsed spec and its cells); the parsing in
-:mod:`kemps_sim.sweep.spec` calls :func:`check_cells`, and this module never imports it.
+Layering: built on :mod:`kemps_sim.sweep.design` (the parsed spec and its cells); the checks of
+:mod:`kemps_sim.sweep.checks` plan each cell through it, and this module imports neither them nor the parsing.
 """
 
 from __future__ import annotations
@@ -37,8 +37,6 @@ _PLAYER = re.compile(r"^player(\d+)\.(profile|agent)\.(.+)$")
 #: Where an axis name may point in a Krepet sweep.
 KREPET_AXIS_FORMS = ("rules", "rules.KNOB", "lineup", "profile.FIELD[.PARAM]", "playerN.profile.FIELD[.PARAM]",
                      "agent.PARAM", "playerN.agent.PARAM", "engine.SETTING")
-#: At most this many cell problems are listed; the rest are counted.
-MAX_CELL_PROBLEMS = 12
 
 
 @dataclass(frozen=True)
@@ -175,48 +173,6 @@ def _places(name: str, unit_word: str) -> list[str]:
     if one:
         places += [f"{unit_word}{one.group(1)}.{kind}.{one.group(2)}" for kind in ("profile", "agent")]
     return places
-
-
-def check_cells(spec: SweepSpec) -> list[str]:
-    """Build every cell's plan once and return the problems found (empty when every cell can be played).
-
-    A spec is valid when every cell can be played. When some cannot, each axis value is also tried alone on the
-    base, so that every bad axis gets named rather than only the first one each cell trips over.
-    """
-    failures: dict[str, list[str]] = {}
-    playable: set[tuple[str, str]] = set()  # (axis, value) pairs seen in a cell that can be played
-    for cell in design_cells(spec):
-        try:
-            plan_cell(spec, cell)
-        except ConfigError as exc:
-            failures.setdefault(str(exc), []).append(cell.label())
-        else:
-            playable.update((name, repr(value)) for name, value in cell.params)
-    if not failures:
-        return []
-    problems: dict[str, None] = {}
-    for axis in spec.axes:
-        values = axis.grid() if spec.design == "grid" or axis.levels is not None else (axis.at(0.0), axis.at(0.999))
-        for value in values:
-            if (axis.name, repr(value)) in playable:
-                continue  # some cell plays it, so whatever fails alone is made right by another axis
-            try:
-                plan_cell(spec, Cell(((axis.name, value),)))
-            except ConfigError as exc:
-                text = str(exc)  # the engine's own messages already name the field they are about
-                problems.setdefault(text if axis.name in text else f"axes.{axis.name} = {value!r}: {text}")
-                failures.pop(text, None)
-                # A sampled range fails at many values, each with its own message: one is enough.
-                for other in [t for t in failures if f"{axis.name} = " in t]:
-                    failures.pop(other)
-                break
-    for text, labels in failures.items():
-        where = f" (in {len(labels)} cell{'s' if len(labels) > 1 else ''}, e.g. {labels[0]})" if spec.axes else ""
-        problems.setdefault(text + where)
-    listed = list(problems)
-    if len(listed) > MAX_CELL_PROBLEMS:
-        listed = [*listed[:MAX_CELL_PROBLEMS], f"... and {len(listed) - MAX_CELL_PROBLEMS} more cell problems"]
-    return listed
 
 
 def plan_cells(spec: SweepSpec) -> list[CellPlan]:

@@ -1,12 +1,13 @@
 """Sweep specifications: the base set-up, the axes to vary, the design, the matches per cell and a master seed.
 
 A spec is read from TOML (or given as a mapping) and checked whole before any match runs: every problem found is
-reported at once, each on its own line naming the field, the value and what is allowed. A sweep is a pure function
-of its spec: the same spec gives the same rows wherever and however it runs.
+reported at once, each on its own line naming the field, the value and what is allowed, grouped under the section
+of the spec it is in ([sweep], [base], [axes] "NAME", ...). A sweep is a pure function of its spec: the same spec
+gives the same rows wherever and however it runs.
 
 Layering: parsing sits on top. The parsed form (:class:`SweepSpec`, :class:`Axis`, :class:`Range`) lives in
-:mod:`kemps_sim.sweep.design` and is re-exported here; each cell is checked through :mod:`kemps_sim.sweep.cells`.
-Neither of those imports this module.
+:mod:`kemps_sim.sweep.design` and is re-exported here; the base and the cells are checked through
+:mod:`kemps_sim.sweep.checks`. None of those imports this module.
 """
 
 from __future__ import annotations
@@ -14,12 +15,13 @@ from __future__ import annotations
 import math
 import tomllib
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.suggest import did_you_mean
-from kemps_sim.sweep.cells import check_cells
+from kemps_sim.sweep.checks import check_base, check_cells, judged_axes
 from kemps_sim.sweep.design import (
     DESIGNS,
     GAMES,
@@ -31,6 +33,7 @@ from kemps_sim.sweep.design import (
     SweepSpec,
     plain_data,
 )
+from kemps_sim.sweep.problems import AXES, BASE, SWEEP, Problems, axis_section, table_section
 from kemps_sim.sweep.targets import DEFAULT_MAX_MATCHES, TARGET_METRICS, canonical_metric, metric_problem
 
 __all__ = ["Axis", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_mapping"]
@@ -69,6 +72,8 @@ BASE_KEYS = {
     "engine": "a table of engine settings (max_round_seconds, max_rounds, ...)",
 }
 RANGE_KEYS = ("low", "high", "steps", "log", "integer")
+#: The tables of a spec.
+TABLES = ("sweep", "base", "axes")
 
 
 class SpecError(ConfigError):
@@ -91,92 +96,108 @@ def read_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
 
 
 def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", default_name: str = "sweep") -> SweepSpec:
-    """A validated spec from plain data, checking every field and reporting all problems together."""
-    problems: list[str] = []
+    """A validated spec from plain data, checking every field and reporting all problems together, each under the
+    section of the spec it is in (see :mod:`kemps_sim.sweep.problems`)."""
     if not isinstance(data, Mapping):
         raise SpecError(f"{source}: must be a table with [sweep], [base] and [axes]")
+    problems = Problems()
     for key in data:
-        if key not in ("sweep", "base", "axes"):
-            problems.append(f"{key}: unknown table{did_you_mean(key, ('sweep', 'base', 'axes'))}; a spec has "
-                            "[sweep], [base] and [axes]")
+        if key not in TABLES:
+            problems.add(table_section(str(key)), f"{key}: unknown table{did_you_mean(key, TABLES)}; a spec has "
+                                                  "[sweep], [base] and [axes]")
     sweep = _table(data, "sweep", problems)
     base = _table(data, "base", problems)
     axes_data = _table(data, "axes", problems)
     _unknown_keys("sweep", sweep, SWEEP_KEYS, problems)
     _unknown_keys("base", base, BASE_KEYS, problems)
+    settings = _sweep_settings(sweep, base, default_name, problems)
+    game, design = settings["game"], settings["design"]
 
-    name = _typed(sweep, "sweep", "name", str, default_name, problems)
-    game = _typed(sweep, "sweep", "game", str, "kemps", problems)
-    if game not in GAMES:
-        problems.append(f"sweep.game = {game!r}: must be {SWEEP_KEYS['game']}")
-        game = "kemps"
-    if game == "krepet" and "players" in base:
-        problems.append(f"base.players = {base['players']!r}: Krepet is a game for two; leave players out")
-    seed = _whole(sweep, "sweep.seed", "seed", None, 0, problems)
-    matches = _whole(sweep, "sweep.matches", "matches", None, 1, problems)
-    output = _typed(sweep, "sweep", "output", str, f"results/{name}", problems)
-    design = _typed(sweep, "sweep", "design", str, "grid", problems)
-    if design not in DESIGNS:
-        problems.append(f"sweep.design = {design!r}: must be one of {', '.join(DESIGNS)}")
-    samples = _whole(sweep, "sweep.samples", "samples", 0, 1, problems) if "samples" in sweep else None
-    if design in ("random", "lhs") and "samples" not in sweep:
-        problems.append(f"sweep.samples: missing; a {design} design needs the number of cells to draw")
-    if design == "sobol" and "samples" not in sweep:
-        problems.append("sweep.samples: missing; a sobol design needs the base sample size N, a power of 2 "
-                        "(N x (D + 2) cells for D axes)")
-    if design == "sobol" and samples and samples & (samples - 1):
-        problems.append(f"sweep.samples = {samples!r}: a sobol design needs a power of 2 (the Sobol' sequence is "
-                        f"balanced only then), e.g. {1 << (samples.bit_length() - 1)} or {1 << samples.bit_length()}")
-    if design in ("grid", "morris") and "samples" in sweep:
-        instead = "visits every level" if design == "grid" else "draws trajectories (sweep.trajectories)"
-        problems.append(f"sweep.samples: only a random, lhs or sobol design draws samples; a {design} design "
-                        f"{instead}")
-    common = _typed(sweep, "sweep", "common_random_numbers", bool, design in PAIRED_DESIGNS, problems)
-    second_order = _typed(sweep, "sweep", "second_order", bool, False, problems)
-    if "second_order" in sweep and design != "sobol":
-        problems.append(f"sweep.second_order: only a sobol design has second-order indices, not a {design} design")
-    trajectories = levels = None
-    if design == "morris":
-        trajectories = _whole(sweep, "sweep.trajectories", "trajectories", None, 2, problems)
-        levels = _whole(sweep, "sweep.levels", "levels", MORRIS_LEVELS, 2, problems)
-        if levels is not None and levels % 2:
-            problems.append(f"sweep.levels = {levels!r}: must be {SWEEP_KEYS['levels']}")
-            levels = None
-    else:
-        for key in ("trajectories", "levels"):
-            if key in sweep:
-                problems.append(f"sweep.{key}: only a morris design has {key}, not a {design} design")
-    chunk = _whole(sweep, "sweep.chunk", "chunk", 0, 1, problems)
-    events = _typed(sweep, "sweep", "events", bool, False, problems)
-    until_ci, until_metric, max_matches = _until(sweep, matches, base, problems)
-
-    _base_types(base, problems)
+    wrong_kind = _base_types(base, problems)
+    base_check = check_base(base, game, frozenset(wrong_kind))
+    for text in base_check.problems:
+        problems.add(BASE, text)
     axes = tuple(axis for key, value in axes_data.items()
                  if (axis := _axis(str(key), value, design, problems)) is not None)
     if design in SENSITIVITY_DESIGNS:
         _sensitivity_axes(design, axes_data, axes, problems)
-    unsampled = design in SENSITIVITY_DESIGNS and (not axes or (design == "sobol" and (
-        not samples or samples & (samples - 1))) or (design == "morris" and (trajectories is None or levels is None)))
-    if any(p.startswith("base.") for p in problems) or unsampled:
-        raise SpecError(_problems_text(source, problems))  # the cells cannot be drawn to be checked
-    spec = SweepSpec(name=name, seed=seed, matches=matches, output=output, design=design,
-                     samples=samples or None, chunk=chunk or None, events=events, base=dict(base), axes=axes,
-                     source=plain_data(data), common_random_numbers=common,
-                     second_order=second_order if design == "sobol" else False,
-                     trajectories=trajectories, levels=levels,
-                     until_ci=until_ci, until_metric=until_metric, max_matches=max_matches, game=game)
-    # The cells themselves are checked last: each one's rules, lineup and profiles are built once here.
-    problems.extend(check_cells(spec))
-    if until_ci is not None and not problems:
-        problem = metric_problem(until_metric, spec.sides())
+    samples, trajectories, levels = settings["samples"], settings["trajectories"], settings["levels"]
+    drawable = design in DESIGNS and not (design in SENSITIVITY_DESIGNS and (not axes or (design == "sobol" and (
+        not samples or samples & (samples - 1))) or (design == "morris" and (trajectories is None or levels is None))))
+    spec = SweepSpec(**{**settings, "seed": settings["seed"] or 0, "matches": settings["matches"] or 1,
+                        "design": design if design in DESIGNS else "grid"},
+                     base=dict(base), axes=axes, source=plain_data(data))
+    # The cells are checked on the sound base (each broken base field left out), with the axes it can judge.
+    sound = replace(spec, base=base_check.sound, axes=judged_axes(axes, base_check.broken))
+    cells = check_cells(sound, drawable)
+    for axis, text in cells.problems:
+        problems.add(axis_section(axis) if axis is not None else AXES, text)
+    if spec.until_ci is not None and "rules" not in base_check.broken:
+        problem = metric_problem(spec.until_metric, sound.sides())
         if problem:
-            problems.append(f"sweep.until_metric = {sweep.get('until_metric', 'win_rate')!r}: {problem}")
+            problems.add(SWEEP, f"sweep.until_metric = {sweep.get('until_metric', 'win_rate')!r}: {problem}")
     if problems:
-        raise SpecError(_problems_text(source, problems))
+        raise SpecError(problems.text(source))
     return spec
 
 
-def _until(sweep: Mapping[str, Any], matches: int | None, base: Mapping[str, Any],
+def _sweep_settings(sweep: Mapping[str, Any], base: Mapping[str, Any], default_name: str,
+                    problems: Problems) -> dict[str, Any]:
+    """The fields of [sweep], parsed (each problem filed; a field with a problem keeps its default)."""
+    found: list[str] = []
+    name = _typed(sweep, "sweep", "name", str, default_name, found)
+    game = _typed(sweep, "sweep", "game", str, "kemps", found)
+    if game not in GAMES:
+        found.append(f"sweep.game = {game!r}: must be {SWEEP_KEYS['game']}")
+        game = "kemps"
+    if game == "krepet" and "players" in base:
+        problems.add(BASE, f"base.players = {base['players']!r}: Krepet is a game for two; leave players out")
+    seed = _whole(sweep, "sweep.seed", "seed", None, 0, found)
+    matches = _whole(sweep, "sweep.matches", "matches", None, 1, found)
+    output = _typed(sweep, "sweep", "output", str, f"results/{name}", found)
+    design = _typed(sweep, "sweep", "design", str, "grid", found)
+    if design not in DESIGNS:
+        found.append(f"sweep.design = {design!r}: must be one of {', '.join(DESIGNS)}")
+    samples = _whole(sweep, "sweep.samples", "samples", 0, 1, found) if "samples" in sweep else None
+    if design in ("random", "lhs") and "samples" not in sweep:
+        found.append(f"sweep.samples: missing; a {design} design needs the number of cells to draw")
+    if design == "sobol" and "samples" not in sweep:
+        found.append("sweep.samples: missing; a sobol design needs the base sample size N, a power of 2 "
+                     "(N x (D + 2) cells for D axes)")
+    if design == "sobol" and samples and samples & (samples - 1):
+        found.append(f"sweep.samples = {samples!r}: a sobol design needs a power of 2 (the Sobol' sequence is "
+                     f"balanced only then), e.g. {1 << (samples.bit_length() - 1)} or {1 << samples.bit_length()}")
+    if design in ("grid", "morris") and "samples" in sweep:
+        instead = "visits every level" if design == "grid" else "draws trajectories (sweep.trajectories)"
+        found.append(f"sweep.samples: only a random, lhs or sobol design draws samples; a {design} design "
+                     f"{instead}")
+    common = _typed(sweep, "sweep", "common_random_numbers", bool, design in PAIRED_DESIGNS, found)
+    second_order = _typed(sweep, "sweep", "second_order", bool, False, found)
+    if "second_order" in sweep and design != "sobol":
+        found.append(f"sweep.second_order: only a sobol design has second-order indices, not a {design} design")
+    trajectories = levels = None
+    if design == "morris":
+        trajectories = _whole(sweep, "sweep.trajectories", "trajectories", None, 2, found)
+        levels = _whole(sweep, "sweep.levels", "levels", MORRIS_LEVELS, 2, found)
+        if levels is not None and levels % 2:
+            found.append(f"sweep.levels = {levels!r}: must be {SWEEP_KEYS['levels']}")
+            levels = None
+    else:
+        for key in ("trajectories", "levels"):
+            if key in sweep:
+                found.append(f"sweep.{key}: only a morris design has {key}, not a {design} design")
+    chunk = _whole(sweep, "sweep.chunk", "chunk", 0, 1, found)
+    events = _typed(sweep, "sweep", "events", bool, False, found)
+    until_ci, until_metric, max_matches = _until(sweep, matches, found)
+    for text in found:
+        problems.add(SWEEP, text)
+    return dict(name=name, seed=seed, matches=matches, output=output, design=design, samples=samples or None,
+                chunk=chunk or None, events=events, common_random_numbers=common,
+                second_order=second_order if design == "sobol" else False, trajectories=trajectories,
+                levels=levels, until_ci=until_ci, until_metric=until_metric, max_matches=max_matches, game=game)
+
+
+def _until(sweep: Mapping[str, Any], matches: int | None,
            problems: list[str]) -> tuple[float | None, str, int | None]:
     """The precision target of the sweep: ``until_ci``, ``until_metric`` (canonical) and ``max_matches``."""
     metric, cap = "pair0.win_rate", None
@@ -212,40 +233,40 @@ _BASE_TYPES = {"rules": (str, "a preset name or a rules TOML file"), "players": 
                "engine": (Mapping, "a table of engine settings")}
 
 
-def _sensitivity_axes(design: str, given: Mapping[str, Any], axes: tuple[Axis, ...], problems: list[str]) -> None:
+def _sensitivity_axes(design: str, given: Mapping[str, Any], axes: tuple[Axis, ...], problems: Problems) -> None:
     """A sensitivity design varies numeric ranges only: every axis a {low, high} table, at least one of them."""
     if not given:
-        problems.append(f"axes: a {design} design needs at least one range axis {{low, high}}")
+        problems.add(AXES, f"axes: a {design} design needs at least one range axis {{low, high}}")
     for axis in axes:
         if axis.levels is not None:
-            problems.append(f"axes.{axis.name} = {plain_data(axis.levels)!r}: a {design} design varies numeric "
-                            "ranges only; give {low, high} (a fixed value goes in [base])")
+            problems.add(axis_section(axis.name), f"axes.{axis.name} = {plain_data(axis.levels)!r}: a {design} "
+                         "design varies numeric ranges only; give {low, high} (a fixed value goes in [base])")
 
 
-def _base_types(base: Mapping[str, Any], problems: list[str]) -> None:
+def _base_types(base: Mapping[str, Any], problems: Problems) -> set[str]:
+    """File each base field of the wrong kind; return their keys."""
+    wrong = set()
     for key, (kind, what) in _BASE_TYPES.items():
         value = base.get(key)
         if value is not None and (not isinstance(value, kind) or (kind is int and isinstance(value, bool))):
-            problems.append(f"base.{key} = {value!r}: must be {what}")
+            problems.add(BASE, f"base.{key} = {value!r}: must be {what}")
+            wrong.add(key)
+    return wrong
 
 
-def _problems_text(source: str, problems: list[str]) -> str:
-    head = f"{source}: {len(problems)} problem{'s' if len(problems) > 1 else ''} (nothing was run or written)"
-    return head + "".join(f"\n  {p}" for p in problems)
-
-
-def _table(data: Mapping[str, Any], key: str, problems: list[str]) -> Mapping[str, Any]:
+def _table(data: Mapping[str, Any], key: str, problems: Problems) -> Mapping[str, Any]:
     value = data.get(key, {})
     if not isinstance(value, Mapping):
-        problems.append(f"{key} = {value!r}: must be a table ([{key}])")
+        problems.add(table_section(key), f"{key} = {value!r}: must be a table ([{key}])")
         return {}
     return value
 
 
-def _unknown_keys(where: str, table: Mapping[str, Any], allowed: Mapping[str, str], problems: list[str]) -> None:
+def _unknown_keys(where: str, table: Mapping[str, Any], allowed: Mapping[str, str], problems: Problems) -> None:
     for key in table:
         if key not in allowed:
-            problems.append(f"{where}.{key}: unknown key{did_you_mean(key, allowed)}; allowed: {', '.join(allowed)}")
+            problems.add(table_section(where), f"{where}.{key}: unknown key{did_you_mean(key, allowed)}; "
+                                               f"allowed: {', '.join(allowed)}")
 
 
 def _typed(table: Mapping[str, Any], where: str, key: str, kind: type, default: Any, problems: list[str]) -> Any:
@@ -269,7 +290,16 @@ def _whole(table: Mapping[str, Any], field: str, key: str, default: int | None, 
     return value
 
 
-def _axis(name: str, value: Any, design: str, problems: list[str]) -> Axis | None:
+def _axis(name: str, value: Any, design: str, problems: Problems) -> Axis | None:
+    """The axis ``name`` as given, or None with its problems filed under its own section."""
+    found: list[str] = []
+    axis = _parsed_axis(name, value, design, found)
+    for text in found:
+        problems.add(axis_section(name), text)
+    return axis
+
+
+def _parsed_axis(name: str, value: Any, design: str, problems: list[str]) -> Axis | None:
     field = f"axes.{name}"
     if isinstance(value, list):
         if not value:
