@@ -292,3 +292,31 @@ def test_a_browser_shows_one_seat_nothing_private_to_the_others(match, browser, 
     browser.execute_script(f"window.kempsReplay.setView({viewer})")
     assert check_document(browser, match, viewer) > 20
     assert browser.execute_script("return window.kempsReplay.errors()") == []
+
+
+def test_the_address_opens_a_seats_view_and_follows_the_view(browser, tmp_path):
+    from selenium.webdriver.support.ui import Select
+
+    match = simulate_match(*MATCHES["standard-4 seed 1"][:2], seed=1)
+    path = write_html(match, tmp_path / "match.html")
+    browser.get("about:blank")
+    browser.get(path.as_uri() + "#seat=1")
+    assert browser.execute_script("return window.kempsReplay.state().view") == 1
+    assert Select(browser.find_element("id", "view")).first_selected_option.text == "as seat 1 sees it"
+    assert check_document(browser, match, 1) > 20
+    Select(browser.find_element("id", "view")).select_by_value("2")  # as a reader would
+    assert browser.execute_script("return location.hash") == "#seat=2"
+    assert browser.execute_script("return window.kempsReplay.state().view") == 2
+    Select(browser.find_element("id", "view")).select_by_value("-1")
+    assert browser.execute_script("return location.hash") == ""
+    browser.execute_script("location.hash = '#seat=3'")  # an address typed or followed: the page follows it
+    assert browser.execute_script("return window.kempsReplay.state().view") == 3
+    for hash in ("#seat=9", "#seat=x"):  # no such view: every hand, and an address that says so
+        browser.get("about:blank")
+        browser.get(path.as_uri() + hash)
+        assert browser.execute_script("return [window.kempsReplay.state().view, location.hash]") == [-1, ""]
+    alone = write_html(match, tmp_path / "alone.html", seat=2)
+    browser.get("about:blank")
+    browser.get(alone.as_uri() + "#seat=1")  # a page of seat 2 alone shows seat 2, and says so
+    assert browser.execute_script("return [window.kempsReplay.state().view, location.hash]") == [2, "#seat=2"]
+    assert browser.execute_script("return window.kempsReplay.errors()") == []

@@ -336,9 +336,20 @@
     if (!VIEWS.has(v)) return;
     state.view = v;
     $("view").value = String(v);
+    showViewInAddress();
     lastMarked = -2;
     buildEvents();
     render();
+  }
+  // The address names the view (match.html#seat=1), so a view can be linked; every hand has no hash.
+  function viewInAddress() {
+    const m = /^#seat=(\d+)$/.exec(location.hash);
+    return m && VIEWS.has(Number(m[1])) ? Number(m[1]) : VIEWS.has(-1) ? -1 : state.view;
+  }
+  function showViewInAddress() {
+    const named = VIEWS.size > 1 || /^#seat=/.test(location.hash);  // a page of one seat needs no hash
+    const hash = state.view >= 0 && named ? `#seat=${state.view}` : "";
+    if (location.hash !== hash) history.replaceState(null, "", location.href.split("#")[0] + hash);
   }
   function setSpeed(x) {
     state.speed = x;
@@ -365,8 +376,11 @@
       o.value = String(v); o.textContent = v < 0 ? "every hand" : `as seat ${v} sees it`;
       viewSel.appendChild(o);
     }
+    state.view = viewInAddress();
     viewSel.value = String(state.view);
     viewSel.addEventListener("change", () => setView(Number(viewSel.value)));
+    window.addEventListener("hashchange", () => setView(viewInAddress()));
+    showViewInAddress();
     $("play").addEventListener("click", () => (state.playing ? pause() : play()));
     $("prev").addEventListener("click", () => step(-1));
     $("next").addEventListener("click", () => step(1));
