@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import json
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.stats.sensitivity import cell_metric, morris_indices, sobol_indices, sobol_second_order
+from kemps_sim.stats.sensitivity import (
+    SensitivityWarning,
+    cell_metric,
+    morris_indices,
+    sobol_indices,
+    sobol_second_order,
+)
+from kemps_sim.stats.sensitivity_checks import morris_verdict, sobol_verdict
 from kemps_sim.sweep import (
     design_cells,
     design_points,
@@ -63,17 +71,21 @@ def test_sobol_indices_of_a_linear_function_are_recovered_through_the_sweep_desi
     assert (found["S1_conf"] < 0.15).all()  # the intervals are tight enough to tell the three apart
 
 
+A, B = 7.0, 0.1
+
+
+def ishigami(u1, u2, u3):
+    """Ishigami's function of three uniforms on [1, 2], mapped to [-pi, pi]."""
+    x1, x2, x3 = (-math.pi + 2 * math.pi * (u - 1) for u in (u1, u2, u3))
+    return math.sin(x1) + A * math.sin(x2) ** 2 + B * x3**4 * math.sin(x1)
+
+
 def test_sobol_indices_of_the_ishigami_function_are_recovered():
-    a, b = 7.0, 0.1
+    a, b = A, B
     variance = a**2 / 8 + b * math.pi**4 / 5 + b**2 * math.pi**8 / 18 + 0.5
     v1, v2, v13 = 0.5 * (1 + b * math.pi**4 / 5) ** 2, a**2 / 8, 8 * b**2 * math.pi**8 / 225
     first = (v1 / variance, v2 / variance, 0.0)
     total = ((v1 + v13) / variance, v2 / variance, v13 / variance)
-
-    def ishigami(u1, u2, u3):
-        x1, x2, x3 = (-math.pi + 2 * math.pi * (u - 1) for u in (u1, u2, u3))
-        return math.sin(x1) + a * math.sin(x2) ** 2 + b * x3**4 * math.sin(x1)
-
     spec = toy_spec("sobol", samples=1024, second_order=True)
     assert len(design_cells(spec)) == 1024 * (2 * 3 + 2)
     table = evaluate(spec, ishigami)
@@ -160,3 +172,82 @@ def test_analysis_problems_are_one_line_errors(tmp_path):
         sobol_indices(table, sobol, "y", confidence=1.5)
     with pytest.raises(ConfigError, match="column 'label' is not numeric"):
         sobol_indices(table.assign(label="x"), sobol, "label")
+
+
+def sobol_table(rows):
+    """A table of Sobol' indices from (parameter, S1, S1_conf, ST, ST_conf) rows."""
+    return pd.DataFrame(rows, columns=["parameter", "S1", "S1_conf", "ST", "ST_conf"])
+
+
+def test_sobol_problems_are_the_bounds_of_a_share_of_variance_broken_beyond_noise():
+    # the issue's reading: S1 = 1.04 above ST = 0.98, both intervals crossing 0: too wide, not beyond noise
+    wide = sobol_verdict(sobol_table([("a", 1.04, 1.2, 0.98, 1.1), ("b", 0.2, 0.05, 0.3, 0.05)]), 32, 128, 10)
+    assert wide.problems == (
+        "S1 of a = 1.040 ± 1.200: its interval is wider than the index and than 0.1, so it cannot tell the index "
+        "from 0",
+        "ST of a = 0.980 ± 1.100: its interval is wider than the index and than 0.1, so it cannot tell the index "
+        "from 0")
+    # half-widths shrink like 1/sqrt(N): S1 of a needs 32 * (1.2 / 1.04)**2 = 42.6, the next power of 2 is 64
+    assert wide.size == 64 and wide.suggestion.startswith("N = 32 is too small: half-widths shrink like 1/sqrt(N)")
+    assert "(S1 of a, ± 1.2) under its goal 1.04" in wide.suggestion
+    assert "needs N = 32 x (1.2 / 1.04)^2 = 43: samples = 64 (2,560 matches at 10 a point)" in wide.suggestion
+    # an index smaller than 0.1 is known once its half-width is under 0.1: 32 * (0.3 / 0.1)**2 = 288 -> 512
+    small = sobol_verdict(sobol_table([("a", 0.02, 0.3, 0.4, 0.5), ("b", 0.5, 0.05, 0.6, 0.05)]), 32, 128, 10)
+    assert len(small.problems) == 2 and small.size == 512 and "(0.3 / 0.1)^2 = 288: samples = 512" in small.suggestion
+    # beyond their intervals: S1 above ST, an index below 0 or above 1, the S1 adding up to more than 1
+    broken = sobol_verdict(sobol_table([("a", 0.5, 0.02, 0.3, 0.02), ("b", -0.3, 0.1, 1.2, 0.1),
+                                        ("c", 0.95, 0.05, 1.0, 0.05)]), 64, 320, 4)
+    assert broken.problems == (
+        "S1 of b = -0.300 ± 0.100: below 0 beyond its interval, though an index is a share of variance",
+        "ST of b = 1.200 ± 0.100: above 1 beyond its interval, though an index is a share of variance",
+        "S1 of a = 0.500 exceeds its ST = 0.300 by more than their intervals allow (± 0.028), though S1 can never "
+        "exceed ST",
+        "the S1 add up to 1.15 ± 0.11, beyond 1, though the shares of variance the parameters cause alone add up to "
+        "at most 1")
+    # narrow intervals: a larger N would not help
+    assert broken.size is None and "a larger N will not help" in broken.suggestion
+    assert "too noisy at 4 matches a point" in broken.suggestion
+    # within noise of every bound, and narrow: nothing to say
+    fine = sobol_verdict(sobol_table([("a", 0.52, 0.05, 0.5, 0.05), ("b", 0.02, 0.05, 0.03, 0.04),
+                                      ("c", 0.5, 0.06, 0.55, 0.06)]), 64, 320, 4)
+    assert fine.problems == () and fine.suggestion is None and fine.size is None
+
+
+def test_morris_problems_are_intervals_wider_than_mu_star():
+    table = pd.DataFrame({"parameter": ["a", "b", "c", "d"], "mu_star": [1.0, 0.05, 0.5, 0.02],
+                          "mu_star_conf": [0.3, 0.2, 0.6, 0.08]})
+    verdict = morris_verdict(table, 10, 50, 2)
+    # b: wider than mu* and a tenth of the largest (0.1); c: wider than its mu*; d: under a tenth of the largest
+    assert [line.split(":")[0] for line in verdict.problems] == ["mu* of b = 0.05 ± 0.2", "mu* of c = 0.5 ± 0.6"]
+    assert "than 0.1 of the largest mu* (1), so it cannot tell the effect from 0" in verdict.problems[0]
+    assert verdict.size == 40  # b: 10 * (0.2 / 0.1)**2
+    assert "needs r = 10 x (0.2 / 0.1)^2 = 40: trajectories = 40 (400 matches at 2 a point)" in verdict.suggestion
+    assert morris_verdict(table.assign(mu_star_conf=0.05), 10, 50, 2).problems == ()
+
+
+def test_a_sample_too_small_warns_and_the_suggested_size_makes_the_indices_readable():
+    small = toy_spec("sobol", samples=128)
+    with pytest.warns(SensitivityWarning, match=r"(?s)Sobol' indices of y at N = 128 do not mean anything yet:\n"
+                                                r"S1 of engine.objection_window = .*samples = 512"):
+        found = sobol_indices(evaluate(small, ishigami), small, "y")
+    assert found.attrs["suggested_size"] == 512 and found.attrs["problems"]
+    assert found.attrs["suggestion"].startswith("N = 128 is too small")
+    larger = toy_spec("sobol", samples=found.attrs["suggested_size"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SensitivityWarning)
+        again = sobol_indices(evaluate(larger, ishigami), larger, "y")
+        linear = toy_spec("sobol", samples=512)
+        clean = sobol_indices(evaluate(linear, lambda a, b, c: 4 * a + 2 * b), linear, "y")
+    assert again.attrs["problems"] == [] and again.attrs["suggestion"] is None
+    assert (again["S1_conf"] <= np.maximum(again["S1"].abs(), 0.1)).all()
+    assert clean.attrs["problems"] == [] and clean.attrs["suggested_size"] is None
+
+
+def test_a_small_sensitivity_sweep_of_real_matches_says_it_is_too_small(tmp_path):
+    spec = quick_spec(tmp_path / "sobol", matches=1, design="sobol", samples=4, axes={
+        "profile.observer.d_fixated": {"low": 0.5, "high": 3.0}, "profile.reaction.tau": {"low": 0.1, "high": 0.4}})
+    run_sweep(spec, workers=1, progress=False)
+    with pytest.warns(SensitivityWarning, match="at N = 4 do not mean anything yet"):
+        found = sobol_indices(tmp_path / "sobol", metric="duration")
+    assert found.attrs["problems"] and found.attrs["suggested_size"] > 4
+    assert found.attrs["suggested_size"] & (found.attrs["suggested_size"] - 1) == 0  # a power of 2

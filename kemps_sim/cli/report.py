@@ -8,6 +8,7 @@ import hashlib
 import re
 import sys
 import textwrap
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -147,14 +148,16 @@ SENSITIVITY_PNG = "sensitivity.png"
 
 def sensitivity_table(results: SweepResults, metric: str, confidence: float) -> pd.DataFrame:
     """Sobol' (S1, ST) or Morris (mu*, sigma) indices of ``metric`` for a sensitivity sweep's folder."""
-    from kemps_sim.stats.sensitivity import morris_indices, sobol_indices
+    from kemps_sim.stats.sensitivity import SensitivityWarning, morris_indices, sobol_indices
 
     spec = results.spec()
     if spec.design not in ("sobol", "morris"):
         raise ConfigError(f"--sensitivity {metric}: the sweep's design is {spec.design!r}; indices need a sweep "
                           "with design = 'sobol' or 'morris'")
     analyse = sobol_indices if spec.design == "sobol" else morris_indices
-    return analyse(results, spec, metric=metric, confidence=confidence)
+    with warnings.catch_warnings():  # the report prints the indices' problems under them (format_sensitivity)
+        warnings.simplefilter("ignore", SensitivityWarning)
+        return analyse(results, spec, metric=metric, confidence=confidence)
 
 
 def format_sensitivity(indices: pd.DataFrame) -> str:
@@ -172,7 +175,11 @@ def format_sensitivity(indices: pd.DataFrame) -> str:
                 "bootstrap interval.")
     points = indices.attrs.get("points")
     tail = f" {points} sample points." if points else ""
-    return shown.to_string(index=False, float_format=lambda v: f"{v:.3f}") + "\n" + textwrap.fill(note + tail, 118)
+    text = shown.to_string(index=False, float_format=lambda v: f"{v:.3f}") + "\n" + textwrap.fill(note + tail, 100)
+    problems = [*indices.attrs.get("problems", ()), *filter(None, [indices.attrs.get("suggestion")])]
+    if problems:
+        text += "\nwarning: these indices do not mean anything yet:" + "".join(f"\n  {line}" for line in problems)
+    return text
 
 
 def load_folder(folder: str | Path, skip_damaged: bool = False, tables: bool = True) -> SweepResults:

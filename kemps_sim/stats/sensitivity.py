@@ -13,8 +13,13 @@ row order (a point drawn twice reads its one cell twice), and ``SALib.analyze`` 
 The ``*_conf`` columns are SALib's half-widths at the ``confidence`` level, from ``resamples`` bootstrap
 resamples of the sample rows (normal approximation: z times the bootstrap standard deviation); the level is in the
 ``confidence`` column and in ``attrs["confidence"]``. The bootstrap seed is fixed, so the same tables give the same
-answer. Under common random numbers (the default for these designs) every sample point plays the same deals and
-timings, so the metric is one smooth function of the point and the indices are not blurred by match-to-match luck.
+answer. A sample too small for its indices to mean anything (intervals wider than the indices, an index below 0
+or ``S1`` above ``ST`` beyond their intervals, ``S1`` adding up to more than 1) is said in ``attrs["problems"]``,
+one line each, with the size that would fix it in ``attrs["suggestion"]`` and ``attrs["suggested_size"]`` (see
+:mod:`kemps_sim.stats.sensitivity_checks`), and in a :class:`SensitivityWarning`.
+
+Under common random numbers (the default for these designs) every sample point plays the same deals and timings,
+so the metric is one smooth function of the point and the indices are not blurred by match-to-match luck.
 
 A metric is ``pairN_COLUMN``, a column of the pairs table for pair N (``pair0_won``: the share of matches pair 0
 won; ``pair0_win_share``, ``pair0_points``, ``pair0_letters``, ``pair1_rounds_won`` ...), or a numeric column of
@@ -25,6 +30,7 @@ ended with an agent error or a crash are left out.
 from __future__ import annotations
 
 import re
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -33,11 +39,12 @@ import pandas as pd
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.results import FAILED_END_REASONS
+from kemps_sim.stats.sensitivity_checks import SensitivityWarning, Verdict, morris_verdict, sobol_verdict
 from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep.design import SENSITIVITY_DESIGNS, SweepSpec, design_points, salib_problem, sample_matrix
 from kemps_sim.sweep.store import SweepResults, load_results
 
-__all__ = ["cell_metric", "morris_indices", "sobol_indices", "sobol_second_order"]
+__all__ = ["SensitivityWarning", "cell_metric", "morris_indices", "sobol_indices", "sobol_second_order"]
 
 #: Bootstrap resamples behind the intervals, and the seed that makes them repeatable.
 RESAMPLES, SEED = 1000, 0
@@ -83,7 +90,7 @@ def sobol_indices(results_or_table: ResultsLike, spec: SweepSpec | None = None, 
     si = _sobol(spec, y, problem, confidence, resamples, seed)
     table = pd.DataFrame({"parameter": problem["names"], "S1": si["S1"], "S1_conf": si["S1_conf"], "ST": si["ST"],
                           "ST_conf": si["ST_conf"], "confidence": confidence})
-    return _stamp(table, spec, metric, confidence, y)
+    return _stamp(table, spec, metric, confidence, y, sobol_verdict(table, spec.samples, len(y), spec.matches))
 
 
 def sobol_second_order(results_or_table: ResultsLike, spec: SweepSpec | None = None, metric: str = "pair0_won", *,
@@ -99,7 +106,7 @@ def sobol_second_order(results_or_table: ResultsLike, spec: SweepSpec | None = N
     rows = [{"parameter": names[i], "other": names[j], "S2": si["S2"][i, j], "S2_conf": si["S2_conf"][i, j],
              "confidence": confidence} for i in range(len(names)) for j in range(i + 1, len(names))]
     table = pd.DataFrame(rows, columns=["parameter", "other", "S2", "S2_conf", "confidence"])
-    return _stamp(table, spec, metric, confidence, y)
+    return _stamp(table, spec, metric, confidence, y, sobol_verdict(table, spec.samples, len(y), spec.matches))
 
 
 def morris_indices(results_or_table: ResultsLike, spec: SweepSpec | None = None, metric: str = "pair0_won", *,
@@ -118,7 +125,7 @@ def morris_indices(results_or_table: ResultsLike, spec: SweepSpec | None = None,
     table = pd.DataFrame({"parameter": problem["names"], "mu_star": np.asarray(si["mu_star"], float),
                           "mu_star_conf": np.asarray(si["mu_star_conf"], float), "mu": np.asarray(si["mu"], float),
                           "sigma": np.asarray(si["sigma"], float), "confidence": confidence})
-    return _stamp(table, spec, metric, confidence, y)
+    return _stamp(table, spec, metric, confidence, y, morris_verdict(table, spec.trajectories, len(y), spec.matches))
 
 
 def _sobol(spec: SweepSpec, y: np.ndarray, problem: dict[str, Any], confidence: float, resamples: int,
@@ -201,7 +208,16 @@ def _metric_rows(results_or_table: ResultsLike, metric: str) -> tuple[pd.DataFra
                       f"pairN_COLUMN (e.g. pair0_won) or one of: {', '.join(map(str, columns))}")
 
 
-def _stamp(table: pd.DataFrame, spec: SweepSpec, metric: str, confidence: float, y: np.ndarray) -> pd.DataFrame:
+def _stamp(table: pd.DataFrame, spec: SweepSpec, metric: str, confidence: float, y: np.ndarray,
+           verdict: Verdict) -> pd.DataFrame:
+    """The table with what it was made from in ``attrs``, and its problems (see :mod:`.sensitivity_checks`) there
+    and in a :class:`SensitivityWarning`."""
     table.attrs.update(confidence=confidence, metric=metric, design=spec.design, points=len(y),
-                       matches_per_cell=spec.matches, common_random_numbers=spec.common_random_numbers)
+                       matches_per_cell=spec.matches, common_random_numbers=spec.common_random_numbers,
+                       problems=list(verdict.problems), suggestion=verdict.suggestion, suggested_size=verdict.size)
+    if verdict.problems:
+        size = f"N = {spec.samples}" if spec.design == "sobol" else f"{spec.trajectories} trajectories"
+        kind = "Sobol'" if spec.design == "sobol" else "Morris"
+        warnings.warn("\n".join([f"{kind} indices of {metric} at {size} do not mean anything yet:",
+                                 *verdict.lines()]), SensitivityWarning, stacklevel=3)
     return table
