@@ -320,3 +320,39 @@ def test_the_address_opens_a_seats_view_and_follows_the_view(browser, tmp_path):
     browser.get(alone.as_uri() + "#seat=1")  # a page of seat 2 alone shows seat 2, and says so
     assert browser.execute_script("return [window.kempsReplay.state().view, location.hash]") == [2, "#seat=2"]
     assert browser.execute_script("return window.kempsReplay.errors()") == []
+
+
+def test_at_800_px_a_seat_view_opens_and_steps_without_scrolling_the_page(browser, tmp_path):
+    """Opened at #seat=1 in a narrow window, the page stays where it is (the event list scrolls within itself),
+    fits the window, and at every step shows nothing private to the other seats."""
+    from selenium.webdriver.common.keys import Keys
+
+    match = simulate_match(*MATCHES["standard-4 seed 1"][:2], seed=1)
+    path = write_html(match, tmp_path / "match.html")
+    found = secrets(match.rules, match.rounds[0], 1)
+    where = ("const list = document.getElementById('events'), item = list.querySelector('li.current');"
+             "return {y: window.scrollY, wide: document.documentElement.scrollWidth - window.innerWidth,"
+             "        inside: !item || (item.offsetTop >= list.scrollTop &&"
+             "                          item.offsetTop + item.offsetHeight <= list.scrollTop + list.clientHeight),"
+             "        listed: list.scrollTop, width: window.innerWidth,"
+             "        html: document.documentElement.outerHTML, text: document.body.innerText};")
+    browser.set_window_size(800, 900)
+    try:
+        browser.get("about:blank")
+        browser.get(path.as_uri() + "#seat=1")
+        seen = browser.execute_script(where)
+        assert seen["width"] == 800 and seen["y"] == 0 and seen["wide"] <= 0 and seen["inside"]
+        steps = browser.execute_script("return window.kempsReplay.state().events")
+        for step in range(steps + 2):  # every event of the round, by the button and by the key
+            if step % 2:
+                browser.find_element("id", "next").click()
+            else:
+                browser.find_element("tag name", "body").send_keys(Keys.ARROW_RIGHT)
+            seen = browser.execute_script(where)
+            assert (seen["y"], seen["wide"] <= 0, seen["inside"]) == (0, True, True), f"step {step}"
+            assert leaks(seen["html"], found) == [] and leaks(seen["text"], found) == [], f"step {step}"
+        assert seen["listed"] > 0, "the list scrolled within itself to keep the current event in view"
+        assert all(card_name(c) in seen["text"] for c in found.own) and all(w in seen["text"] for w in found.calls)
+        assert browser.execute_script("return window.kempsReplay.state().index") == steps - 1
+    finally:
+        browser.set_window_size(1400, 900)

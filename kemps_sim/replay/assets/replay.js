@@ -254,8 +254,13 @@
     for (let i = 0; i < items.length; i++) {
       items[i].className = i < state.index ? "past" : i === state.index ? "current" : "future";
     }
-    if (state.index >= 0 && items[state.index]) items[state.index].scrollIntoView({ block: "nearest" });
+    if (state.index >= 0 && items[state.index]) keepInView($("events"), items[state.index]);
     lastMarked = state.index;
+  }
+  function keepInView(list, item) {  // scroll the list within itself, never the page (scrollIntoView would)
+    const top = item.offsetTop, bottom = top + item.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
 
   // Playing --------------------------------------------------------------------------------------------------
