@@ -108,3 +108,41 @@ def test_sweep_and_table_problems_have_their_sections_and_a_single_problem_stays
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.strip().endswith(
         "one.toml: sweep.matches = 0: must be matches per cell, a whole number >= 1 (nothing was run or written)")
+
+
+def test_a_key_put_in_another_table_says_where_it_belongs(tmp_path, capsys):
+    path = tmp_path / "krepet.toml"
+    path.write_text(f'[sweep]\nseed = 1\nmatches = 2\noutput = "{tmp_path / "out"}"\n'
+                    '[base]\ngame = "krepet"\nlineup = "greedy,careful"\n')
+    assert main(["sweep", str(path), "--check"]) == 2
+    err = capsys.readouterr().err
+    # One problem: the rest of the spec is checked for the game it meant (a Krepet lineup is not blamed).
+    assert err.strip().endswith("krepet.toml: base.game = 'krepet': belongs in [sweep], not [base] (game: kemps "
+                                "(the default) or krepet, the two-player racing patience) (nothing was run or "
+                                "written)")
+    data = quick_data(tmp_path / "out")
+    data["sweep"]["lineup"] = "collector"
+    data["base"].update({"matches": 3, "rules.double_kemps": True, "profile.reaction.tau": 0.2})
+    data["axes"]["seed"] = [1, 2]
+    data["output"] = "elsewhere"
+    found = sections(spec_error(data))
+    assert found["(outside any table)"] == [
+        "output = 'elsewhere': outside any table; belongs in [sweep], below the [sweep] line (output: the folder "
+        "the results go to)"]
+    assert found["[sweep]"] == ["sweep.lineup = 'collector': belongs in [base], not [sweep] (lineup: a lineup such "
+                                "as \"collector,watcher(threshold=0.9)\")"]
+    assert found["[base]"] == [
+        "base.matches = 3: belongs in [sweep], not [base] (matches: matches per cell, a whole number >= 1)",
+        "base.rules.double_kemps = True: an axis name: a swept value belongs in [axes] (\"rules.double_kemps\" = "
+        "[level, ...]); a fixed one in [base] set = { double_kemps = ... }",
+        "base.profile.reaction.tau = 0.2: an axis name: a swept value belongs in [axes] "
+        "(\"profile.reaction.tau\" = [level, ...]); a fixed one in [base] (profile, lineup or engine)"]
+    assert found['[axes] "seed"'] == ["axes.seed: a setting of the sweep, not an axis; it belongs in [sweep] "
+                                      "(seed: the master seed, a whole number >= 0)"]
+    data = quick_data(tmp_path / "out")
+    data["base"]["desing"] = "grid"  # a typo of another table's key is pointed there
+    data["sweep"]["linup"] = "collector"  # a typo of the table's own key keeps its suggestion
+    found = sections(spec_error(data))
+    assert found["[base]"][0].startswith("base.desing: unknown key (did you mean design, which belongs in "
+                                         "[sweep]?); allowed: rules, players")
+    assert found["[sweep]"][0].startswith("sweep.linup: unknown key (did you mean lineup, which belongs in [base]?)")

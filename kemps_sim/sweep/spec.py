@@ -13,6 +13,7 @@ Layering: parsing sits on top. The parsed form (:class:`SweepSpec`, :class:`Axis
 from __future__ import annotations
 
 import math
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import replace
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.suggest import did_you_mean
+from kemps_sim.suggest import closest, did_you_mean
 from kemps_sim.sweep.checks import check_base, check_cells, judged_axes
 from kemps_sim.sweep.design import (
     DESIGNS,
@@ -33,7 +34,7 @@ from kemps_sim.sweep.design import (
     SweepSpec,
     plain_data,
 )
-from kemps_sim.sweep.problems import AXES, BASE, SWEEP, Problems, axis_section, table_section
+from kemps_sim.sweep.problems import AXES, BASE, SWEEP, TOP, Problems, axis_section, table_section
 from kemps_sim.sweep.targets import DEFAULT_MAX_MATCHES, TARGET_METRICS, canonical_metric, metric_problem
 
 __all__ = ["Axis", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_mapping"]
@@ -74,6 +75,10 @@ BASE_KEYS = {
 RANGE_KEYS = ("low", "high", "steps", "log", "integer")
 #: The tables of a spec.
 TABLES = ("sweep", "base", "axes")
+#: The keys of each table of a spec that has fixed keys (for saying where a key put in another table belongs).
+TABLE_KEYS = {"sweep": SWEEP_KEYS, "base": BASE_KEYS}
+#: A name that looks like an axis name: what a value put there varies.
+_AXIS_NAME = re.compile(r"^(rules|profile|agent|engine)\.|^(pair|player)\d+\.")
 
 
 class SpecError(ConfigError):
@@ -103,13 +108,19 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
     problems = Problems()
     for key in data:
         if key not in TABLES:
-            problems.add(table_section(str(key)), f"{key}: unknown table{did_you_mean(key, TABLES)}; a spec has "
-                                                  "[sweep], [base] and [axes]")
+            home = _belongs(str(key), None)
+            if home:
+                problems.add(TOP, f"{key} = {plain_data(data[key])!r}: outside any table; {home}")
+            else:
+                problems.add(table_section(str(key)), f"{key}: unknown table{did_you_mean(key, TABLES)}; a spec "
+                                                      "has [sweep], [base] and [axes]")
     sweep = _table(data, "sweep", problems)
     base = _table(data, "base", problems)
     axes_data = _table(data, "axes", problems)
-    _unknown_keys("sweep", sweep, SWEEP_KEYS, problems)
-    _unknown_keys("base", base, BASE_KEYS, problems)
+    _unknown_keys("sweep", sweep, problems)
+    _unknown_keys("base", base, problems)
+    if "game" not in sweep and base.get("game") in GAMES:
+        sweep = {**sweep, "game": base["game"]}  # reported as misplaced; the rest is checked for the game meant
     settings = _sweep_settings(sweep, base, default_name, problems)
     game, design = settings["game"], settings["design"]
 
@@ -262,11 +273,44 @@ def _table(data: Mapping[str, Any], key: str, problems: Problems) -> Mapping[str
     return value
 
 
-def _unknown_keys(where: str, table: Mapping[str, Any], allowed: Mapping[str, str], problems: Problems) -> None:
+def _unknown_keys(where: str, table: Mapping[str, Any], problems: Problems) -> None:
+    """File each key ``table`` does not have: where it belongs if it is another table's, else the closest key."""
+    allowed = TABLE_KEYS[where]
     for key in table:
-        if key not in allowed:
-            problems.add(table_section(where), f"{where}.{key}: unknown key{did_you_mean(key, allowed)}; "
-                                               f"allowed: {', '.join(allowed)}")
+        if key in allowed:
+            continue
+        home = _belongs(str(key), where)
+        if home:
+            problems.add(table_section(where), f"{where}.{key} = {plain_data(table[key])!r}: {home}")
+        else:
+            hint = did_you_mean(key, allowed) or _elsewhere(str(key), where)
+            problems.add(table_section(where), f"{where}.{key}: unknown key{hint}; allowed: {', '.join(allowed)}")
+
+
+def _elsewhere(key: str, where: str) -> str:
+    """`` (did you mean KEY of [TABLE]?)`` for the closest key of another table, or ``""``."""
+    for home, keys in TABLE_KEYS.items():
+        found = closest(key, keys) if home != where else None
+        if found:
+            return f" (did you mean {found}, which belongs in [{home}]?)"
+    return ""
+
+
+def _belongs(key: str, where: str | None) -> str | None:
+    """Where a key put in table ``where`` (None: outside any table) belongs, if it belongs somewhere else: a key of
+    another table, an axis name, or a table's name."""
+    for home, keys in TABLE_KEYS.items():
+        if home != where and key in keys:
+            place = f"not [{where}]" if where else f"below the [{home}] line"
+            return f"belongs in [{home}], {place} ({key}: {keys[key]})"
+    if key in TABLES and where is not None:
+        return f"[{key}] is a table of its own, not a key of [{where}]"
+    if where is not None and _AXIS_NAME.match(key):
+        knob = key.removeprefix("rules.")
+        fixed = f"[base] set = {{ {knob} = ... }}" if knob != key else "[base] (profile, lineup or engine)"
+        return (f"an axis name: a swept value belongs in [axes] (\"{key}\" = [level, ...]); a fixed one in "
+                f"{fixed}")
+    return None
 
 
 def _typed(table: Mapping[str, Any], where: str, key: str, kind: type, default: Any, problems: list[str]) -> Any:
@@ -293,6 +337,10 @@ def _whole(table: Mapping[str, Any], field: str, key: str, default: int | None, 
 def _axis(name: str, value: Any, design: str, problems: Problems) -> Axis | None:
     """The axis ``name`` as given, or None with its problems filed under its own section."""
     found: list[str] = []
+    if name in SWEEP_KEYS:  # none of them is a place an axis can point to
+        problems.add(axis_section(name), f"axes.{name}: a setting of the sweep, not an axis; it belongs in [sweep] "
+                                         f"({name}: {SWEEP_KEYS[name]})")
+        return None
     axis = _parsed_axis(name, value, design, found)
     for text in found:
         problems.add(axis_section(name), text)
