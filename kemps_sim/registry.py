@@ -2,9 +2,10 @@
 
 A plugin is a Python distribution that declares an entry point in the group ``kemps_sim.agents``; the entry
 point's name is the agent's name and it loads a :class:`~kemps_sim.agent.BaseAgent` subclass, another class
-with a ``decide`` method, or a callable factory returning an agent. A plugin that fails to import, loads
-something that is not an agent, or clashes with a name already taken is reported by :func:`plugin_errors` and
-left out; it never stops the other agents from working. Discovery runs once per process (:func:`clear_cache`
+with a ``decide`` method, or a callable factory returning an agent. A plugin that fails to import (whatever it
+raises, ``sys.exit()`` included; Ctrl-C still interrupts), loads something that is not an agent, or clashes with a
+name already taken is reported by :func:`plugin_errors` and left out; it never stops the other agents from
+working. Discovery runs once per process (:func:`clear_cache`
 starts it again) and its order is deterministic: built-ins in their own order, then plugins sorted by name.
 
 Plugins are imported only when needed: resolving a lineup name (:func:`agent_info`, :func:`agent_class`)
@@ -209,6 +210,9 @@ def _named(name: str) -> tuple[AgentInfo | None, tuple[PluginError, ...]]:
         except Exception as exc:
             errors.append(PluginError(ep.name, dist, ep.value, f"failed to load: {type(exc).__name__}: {exc}"))
             continue
+        except SystemExit as exc:  # a module that ends the process at import must not end the command with it
+            errors.append(PluginError(ep.name, dist, ep.value, f"failed to load: {_exit_text(exc)} when imported"))
+            continue
         try:
             found = _describe(ep.name, obj, dist, ep.value)
         except _NotAnAgent as exc:
@@ -265,6 +269,8 @@ def _describe(name: str, obj: Any, origin: str, target: str) -> AgentInfo:
         agent = factory()
     except Exception as exc:
         raise _NotAnAgent(f"building it without arguments raised {type(exc).__name__}: {exc}") from None
+    except SystemExit as exc:
+        raise _NotAnAgent(f"building it without arguments, {_exit_text(exc)}") from None
     game = getattr(agent, "game", "kemps")
     if game not in GAME_METHODS:
         raise _NotAnAgent(f"it built {type(agent).__name__!s} with game = {game!r}; allowed: "
@@ -274,6 +280,12 @@ def _describe(name: str, obj: Any, origin: str, target: str) -> AgentInfo:
         raise _NotAnAgent(f"it built {type(agent).__name__!s} without {', '.join(m + '()' for m in missing)}")
     return AgentInfo(name, _one_line(obj, agent), defaults, origin, target, factory, _reasoning(obj, agent),
                      _sources(obj, agent), _details(obj, agent), game)
+
+
+def _exit_text(exc: SystemExit) -> str:
+    """What a plugin that raised SystemExit did, as written: ``it called sys.exit(3)``. KeyboardInterrupt is never
+    caught on a plugin's behalf: Ctrl-C still interrupts the command."""
+    return f"it called sys.exit({'' if exc.code is None else repr(exc.code)})"
 
 
 def _keyword_params(obj: Callable[..., Any]) -> tuple[str, ...]:

@@ -266,3 +266,57 @@ def test_listing_agents_imports_every_plugin_and_reports_the_broken_one(explodin
                for line in out.splitlines())
     assert [e.name for e in registry.plugin_errors()] == ["boom"]
     assert "boom" not in [i.name for i in registry.list_agents()]
+
+
+@pytest.fixture
+def exiting_plugin(tmp_path, monkeypatch, clean_registry):
+    """Entry points whose modules end the process at import (``sys.exit(3)``, ``sys.exit()``), one whose agent
+    ends it when built, and one whose module is interrupted (Ctrl-C) at import."""
+    (tmp_path / "kemps_test_exit.py").write_text("import sys\nsys.exit(3)\n")
+    (tmp_path / "kemps_test_exit_bare.py").write_text("import sys\nsys.exit()\n")
+    (tmp_path / "kemps_test_exit_build.py").write_text("import sys\n\ndef make():\n    sys.exit('no agent today')\n")
+    (tmp_path / "kemps_test_ctrl_c.py").write_text("raise KeyboardInterrupt\n")
+    install_fake_distribution(tmp_path, "kemps_test_exit", "0.1", {
+        "exiter": "kemps_test_exit:Agent", "bare-exiter": "kemps_test_exit_bare:Agent",
+        "build-exiter": "kemps_test_exit_build:make"})
+    monkeypatch.syspath_prepend(str(tmp_path))
+    modules = ("kemps_test_exit", "kemps_test_exit_bare", "kemps_test_exit_build", "kemps_test_ctrl_c")
+    for module in modules:
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    registry.clear_cache()
+    yield tmp_path
+    registry.clear_cache()
+    for module in modules:
+        sys.modules.pop(module, None)
+
+
+def test_a_plugin_that_calls_sys_exit_is_reported_and_the_command_carries_on(exiting_plugin, capsys):
+    errors = {e.name: e.problem for e in registry.plugin_errors()}
+    assert errors == {"exiter": "failed to load: it called sys.exit(3) when imported",
+                      "bare-exiter": "failed to load: it called sys.exit() when imported",
+                      "build-exiter": "not an agent: building it without arguments, it called "
+                                      "sys.exit('no agent today')"}
+    assert main(["agents"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert ("exiter: failed to load: it called sys.exit(3) when imported (entry point kemps_test_exit:Agent of "
+            "kemps_test_exit)") in lines
+    assert main(["play", "--lineup", "exiter,collector", "--seed", "1", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "lineup agent 'exiter': a plugin that could not be used: exiter: failed to " \
+                                   "load: it called sys.exit(3) when imported" in err
+    spec = exiting_plugin / "spec.toml"
+    spec.write_text(f'[sweep]\nseed = 1\nmatches = 1\noutput = "{exiting_plugin / "out"}"\n'
+                    '[base]\nlineup = "exiter,collector"\n')
+    assert main(["sweep", str(spec), "--serial", "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert "agent 'exiter': a plugin that could not be used: exiter: failed to load: it called sys.exit(3)" in err
+    assert not (exiting_plugin / "out").exists()
+
+
+def test_ctrl_c_while_a_plugin_is_imported_still_interrupts(exiting_plugin, capsys):
+    install_fake_distribution(exiting_plugin, "kemps_test_ctrl_c", "0.1", {"interrupted": "kemps_test_ctrl_c:A"})
+    registry.clear_cache()
+    with pytest.raises(KeyboardInterrupt):
+        registry.list_agents()
+    assert main(["agents"]) == 130
+    assert "interrupted (Ctrl-C)" in capsys.readouterr().err
