@@ -3,7 +3,7 @@
 "use strict";
 window.KempsReplayViews = window.KempsReplayViews || {};
 window.KempsReplayViews.krepet = function (kit) {
-  const { data, state, node, card, fmt, noteCall, CARD_W, CARD_H } = kit;
+  const { data, state, node, card, fmt, noteCall, FLY, CARD_W, CARD_H } = kit;
   const PLACE_X = (i) => 150 + (i % 4) * 90 + (i >= 4 ? 330 : 0);  // player 0's row left, player 1's right
   const FOUND_X = (i) => 135 + i * 90;
   const ROW_Y = 150, FOUND_Y = 405, STEP = 15, MAX_SHOWN = 9, BAND_Y = 335;
@@ -55,14 +55,16 @@ window.KempsReplayViews.krepet = function (kit) {
     }
   }
   const effects = {
-    Moved(e, age) {
+    Moved(e, age, i) {
       const r = kit.rnd();
       const tab = r.tables[r.events[state.index].table];
       const from = pilePos(e.src, tab), to = pilePos(e.dst, tab);
       if (from && to) {
         node("line", { x1: from.x, y1: from.y, x2: to.x, y2: to.y, class: "percept-line fixated", opacity: 0.6 });
-        const k = Math.min(age / 0.5, 1);
-        if (e.card >= 0) card(e.card, from.x + (to.x - from.x) * k, from.y + (to.y - from.y) * k);
+        const k = Math.min(age / FLY, 1);
+        if (state.flying.get(e.card) === i) {
+          card(e.card, from.x + (to.x - from.x) * k, from.y + (to.y - from.y) * k, kit.svg, { moving: true });
+        }
       }
       if (e.missed) {
         label(450, BAND_Y - 22, `player ${e.player} MISS: ${e.missed} ace-pile move(s) left open` +
@@ -91,6 +93,7 @@ window.KempsReplayViews.krepet = function (kit) {
   };
   return {
     draw, effects, show: SHOW,
+    moves: (e) => (e.kind === "Moved" && e.card >= 0 ? [e.card] : []),
     mark: (e) => (e.kind === "CallHeard" ? "call" : e.kind === "Moved" && e.missed && e.callable ? "four" : null),
     standing: (score) => ({ cards_left: score.cards_left }),
   };

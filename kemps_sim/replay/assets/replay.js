@@ -29,13 +29,14 @@
   const SPEEDS = [0.25, 0.5, 1, 2, 4, 8];
   const SUIT = { "\u2660": "s", "\u2665": "h", "\u2666": "d", "\u2663": "c" };
   const CALL_WORDS = data.call_words;  // the rules' own words ("Kem's!", "Contre Kem's!" under kems)
-  const SHOW = { Swapped: 0.7, RaceLost: 1.2, Gestured: 2.0, Perceived: 2.0, CallHeard: 2.5, CallCutOff: 2.0,
+  const FLY = 0.5;  // seconds a card takes to move; while it moves it is drawn moving, not also where it lands
+  const SHOW = { Swapped: FLY, RaceLost: 1.2, Gestured: 2.0, Perceived: 2.0, CallHeard: 2.5, CallCutOff: 2.0,
                  Swept: 1.5, Refilled: 1.5, HandFour: 2.0, StallSaid: 1.5, Objected: 1.5, Revealed: 3.0 };
   const MARKED = { HandFour: "four", CallHeard: "call" };
   const W = 900, CX = 450, CY = 300, RX = 330, RY = 228, CARD_W = 34, CARD_H = 46;
   const state = { round: 0, time: 0, index: -1, playing: false, speed: 1, view: VIEWS.keys().next().value,
                   finished: false,
-                  shownCalls: [], shown: new Set(), errors: [], onFinish: null };
+                  shownCalls: [], shown: new Set(), errors: [], onFinish: null, flying: new Map() };
   const $ = (id) => document.getElementById(id);
   const svg = $("table");
 
@@ -53,8 +54,9 @@
     (parent || svg).appendChild(el);
     return el;
   }
-  function card(id, x, y, parent, opts) {
+  function card(id, x, y, parent, opts) {  // opts.moving: drawn by a move, the one place a moving card is drawn
     const o = opts || {};
+    if (!o.back && !o.moving && state.flying.has(id)) return null;
     const g = node("g", { transform: `translate(${x - CARD_W / 2},${y - CARD_H / 2})` }, parent);
     node("rect", { width: CARD_W, height: CARD_H, rx: 4, class: "cardbox" + (o.back ? " back" : "") +
                    (o.four ? " four" : "") }, g);
@@ -96,6 +98,7 @@
     const current = state.index >= 0 ? ev[state.index] : null;
     const tab = r.tables[current ? current.table : 0];
     svg.textContent = "";
+    state.flying = flights(ev, t);
     VIEW.draw(tab, r);
     drawEffects(r, t);
     $("clock").textContent = `t = ${fmt(t)} s of ${fmt(endTime())} s`;
@@ -103,6 +106,13 @@
     $("now").textContent = current ? `${fmt(current.time)} s: ${current.text || current.kind}` : "before the deal";
     drawStandings(r, current, t);
     markEvents();
+  }
+  function flights(ev, t) {  // each card still moving, and the event that moves it (the latest, if two do)
+    const moving = new Map();
+    for (let i = state.index; i >= 0 && t - ev[i].time <= FLY; i--) {
+      for (const c of VIEW.moves(ev[i])) if (!moving.has(c)) moving.set(c, i);
+    }
+    return moving;
   }
   function drawKemps(tab, r) {
     node("ellipse", { cx: CX, cy: CY, rx: RX - 70, ry: RY - 60, class: "felt" });
@@ -151,10 +161,11 @@
     }
   }
   const EFFECTS = {
-    Swapped(e, age) {
-      const p = seatPos(e.seat), k = Math.min(age / 0.5, 1);
-      e.took.forEach((c) => card(c, CX + (p.x - CX) * k, CY + (p.y - CY) * k, svg));
-      e.gave.forEach((c) => card(c, p.x + (CX - p.x) * k, p.y + (CY - p.y) * k, svg));
+    Swapped(e, age, i) {
+      const p = seatPos(e.seat), k = Math.min(age / FLY, 1);
+      const mine = (c) => state.flying.get(c) === i;
+      e.took.filter(mine).forEach((c) => card(c, CX + (p.x - CX) * k, CY + (p.y - CY) * k, svg, { moving: true }));
+      e.gave.filter(mine).forEach((c) => card(c, p.x + (CX - p.x) * k, p.y + (CY - p.y) * k, svg, { moving: true }));
     },
     RaceLost(e) {
       const p = seatPos(e.seat);
@@ -410,12 +421,13 @@
   // The game's view: how the table, its effects, its marks and its standings are drawn ------------------------
   const KEMPS = {
     draw: drawKemps, effects: EFFECTS, show: SHOW,
+    moves: (e) => (e.kind === "Swapped" ? [...e.gave, ...e.took] : []),
     // in one seat's view: its own fours and signals, the gestures it noticed, and the calls
     mark: (e) => (e.kind === "Gestured" ? (e.deliberate ? "signal" : null)
                   : e.kind === "Perceived" ? (state.view >= 0 ? "signal" : null) : MARKED[e.kind] || null),
     standing: (score) => ({ letters: score.letters, points: score.points, rounds_won: score.rounds_won }),
   };
-  const KIT = { data, state, svg, node, card, fmt, noteCall, rnd, W, CX, CY, CARD_W, CARD_H };
+  const KIT = { data, state, svg, node, card, fmt, noteCall, rnd, FLY, W, CX, CY, CARD_W, CARD_H };
   const VIEW = data.game === "krepet" ? window.KempsReplayViews.krepet(KIT) : KEMPS;
 
   // For scripts and tests: the page's own state, and playing every round to the end.
@@ -427,6 +439,7 @@
     standings: () => state.standing,
     errors: () => state.errors.slice(),
     goTo, setRound, setSpeed, play, pause,
+    seek(time) { pause(); state.time = Math.max(0, Math.min(time, endTime())); render(); },
     views: () => [...VIEWS.keys()],
     setView,
     playAll(speed) {

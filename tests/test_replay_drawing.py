@@ -1,0 +1,53 @@
+"""How the replay page draws its table, checked in a real browser: a moving card is drawn once, marks never cover
+a seat's label, and a second deck's cards are explained wherever they are shown."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from kemps_sim import load_rules, simulate_match
+from kemps_sim.cards import card_name
+from kemps_sim.replay import write_html
+from kemps_sim.trace import Swapped
+from tests import test_replay
+
+browser = test_replay.browser  # headless Chromium: skips where there is none, fails under CI=true
+
+CARD_TITLES = "return [...document.querySelectorAll('#table g > title')].map((t) => t.textContent);"
+
+
+@pytest.fixture(scope="module")
+def reproduction():
+    return simulate_match(load_rules("standard"), "collector", seed=1)
+
+
+def test_a_swapped_card_is_drawn_once_while_it_moves_and_once_where_it_lands(reproduction, browser, tmp_path):
+    path = write_html(reproduction, tmp_path / "match.html")
+    browser.get(path.as_uri())
+    swaps = [(rnd.index, e) for rnd in reproduction.rounds[:2] for e in rnd.trace if type(e) is Swapped]
+    assert len(swaps) > 10
+    for view in (-1, 1):  # every hand, and one seat's view (where other hands are face down)
+        browser.execute_script(f"window.kempsReplay.setView({view})")
+        for index, swap in swaps:
+            browser.execute_script(f"window.kempsReplay.setRound({index})")
+            for age in (0.0, 0.25, 0.49, 0.6):  # leaving, on its way, about to land, landed
+                titles = browser.execute_script(f"window.kempsReplay.seek({swap.time + age});" + CARD_TITLES)
+                twice = [name for name, n in Counter(titles).items() if n > 1]
+                assert twice == [], f"round {index + 1}, t = {swap.time + age:.2f} s: {twice} drawn twice"
+                for name in map(card_name, (*swap.gave, *swap.took)):  # the swapped cards are all there
+                    assert titles.count(name) == 1 or (age > 0.5 and titles.count(name) == 0), (name, age)
+    assert browser.execute_script("return window.kempsReplay.errors()") == []
+
+
+def test_a_krepet_move_draws_its_card_once(browser, tmp_path):
+    from kemps_sim.krepet import play_krepet
+    from kemps_sim.krepet.trace import Moved
+
+    game = play_krepet(None, "greedy", seed=1)
+    browser.get(write_html(game, tmp_path / "k.html").as_uri())
+    moves = [e for e in game.trace if type(e) is Moved and e.card >= 0][:40]
+    for move in moves:
+        titles = browser.execute_script(f"window.kempsReplay.seek({move.time + 0.25});" + CARD_TITLES)
+        assert [n for n, k in Counter(titles).items() if k > 1] == [], f"t = {move.time + 0.25:.2f} s"
