@@ -11,13 +11,13 @@ so no worker keeps the lock after its sweep died. Without :mod:`fcntl` the file 
 (``O_CREAT | O_EXCL``); a file left by a process that no longer runs on this host is stale and taken over.
 
 The holder's details are written into the lock file as JSON for the refusal message. The file is removed when the
-lock is released (and the folder too, if the lock created it and nothing else was written), so a refused or failed
-run leaves nothing behind. Readers (``kemps-sim report``) never need the lock: they read only finished chunks.
+lock is released (and the folder too, with every parent folder it needed, if the lock created them and nothing
+else was written), so a refused or failed run leaves nothing behind. Readers (``kemps-sim report``) never need
+the lock: they read only finished chunks.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import socket
@@ -49,7 +49,8 @@ class FolderLock:
         self.folder = Path(folder)
         self.path = self.folder / LOCK_NAME
         self._fd: int | None = None
-        self._created_folder = False
+        #: The folders taking the lock created (the folder and its missing parents), deepest first.
+        self._created: list[Path] = []
 
     @property
     def held(self) -> bool:
@@ -64,8 +65,9 @@ class FolderLock:
             raise ConfigError(f"output {str(self.folder)!r}: exists and is not a folder; choose an empty or new "
                               "folder")
         if not self.folder.exists():
+            missing = [self.folder, *(p for p in self.folder.parents)]
+            self._created = missing[:next(i for i, p in enumerate(missing) if p.exists())]
             self.folder.mkdir(parents=True, exist_ok=True)
-            self._created_folder = True
         try:
             self._fd = _take_flock(self.path) if fcntl is not None else _take_exclusive(self.path)
         except BaseException:
@@ -81,7 +83,7 @@ class FolderLock:
 
     def release(self) -> None:
         """Give the lock up: remove the lock file (while still holding it, so no one locks a removed file) and the
-        folder if this lock created it and it stayed empty."""
+        folder, with the parents it needed, if this lock created them and they stayed empty."""
         if self._fd is None:
             return
         try:
@@ -92,10 +94,14 @@ class FolderLock:
             self._remove_created_folder()
 
     def _remove_created_folder(self) -> None:
-        if self._created_folder:
-            with contextlib.suppress(OSError):
-                self.folder.rmdir()  # only when empty: a sweep that wrote anything keeps its folder
-            self._created_folder = False
+        """Remove the folders this lock created, deepest first, each only if it is empty (a sweep that wrote
+        anything keeps its folder, and a parent something else was put in stays); never one that existed before."""
+        created, self._created = self._created, []
+        for folder in created:
+            try:
+                folder.rmdir()
+            except OSError:
+                break
 
     def __enter__(self) -> FolderLock:
         return self.acquire()
