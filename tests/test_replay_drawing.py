@@ -51,3 +51,42 @@ def test_a_krepet_move_draws_its_card_once(browser, tmp_path):
     for move in moves:
         titles = browser.execute_script(f"window.kempsReplay.seek({move.time + 0.25});" + CARD_TITLES)
         assert [n for n, k in Counter(titles).items() if k > 1] == [], f"t = {move.time + 0.25:.2f} s"
+
+
+BOXES = """
+const box = (el) => { const b = el.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; };
+const seat = arguments[0];
+return {lost: box(document.querySelector(`.lost[data-seat="${seat}"]`)),
+        words: box(document.querySelector(`.lost-text[data-seat="${seat}"]`)),
+        labels: [...document.querySelectorAll('.seat-label, .seat-agent')].map(box),
+        hand: [...document.querySelectorAll(`g[aria-label="seat ${seat}"] rect.cardbox`)].map((r) => {
+          const b = r.getBBox(), m = r.parentNode.transform.baseVal.consolidate().matrix;
+          return [b.x + m.e, b.y + m.f, b.x + m.e + b.width, b.y + m.f + b.height]; })};
+"""
+
+
+def overlap(a, b, margin: float = 1.5) -> bool:
+    """Whether two boxes (x0, y0, x1, y1) overlap, the first widened by ``margin`` (half its stroke)."""
+    return a[0] - margin < b[2] and b[0] < a[2] + margin and a[1] - margin < b[3] and b[1] < a[3] + margin
+
+
+@pytest.mark.parametrize("preset, players, seed", [("party", 4, 0), ("party", 6, 0), ("kems", 8, 1)])
+def test_a_lost_race_is_marked_round_the_hand_and_never_over_a_seats_label(preset, players, seed, browser, tmp_path):
+    from kemps_sim.trace import RaceLost
+
+    match = simulate_match(load_rules(preset, players=players), "collector", seed=seed)
+    browser.get(write_html(match, tmp_path / "match.html").as_uri())
+    first = {}
+    for rnd in match.rounds:
+        for e in rnd.trace:
+            if type(e) is RaceLost:
+                first.setdefault(e.seat, (rnd.index, e))
+    assert len(first) >= players // 2, "lost races at enough seats to try the mark all round the table"
+    for seat, (index, lost) in sorted(first.items()):
+        browser.execute_script(f"window.kempsReplay.setRound({index}); window.kempsReplay.seek({lost.time + 0.1})")
+        boxes = browser.execute_script(BOXES, seat)
+        covered = [label for label in boxes["labels"] if overlap(boxes["lost"], label)]
+        assert covered == [], f"seat {seat}: the mark covers a label"
+        assert [label for label in boxes["labels"] if overlap(boxes["words"], label, 0)] == [], f"seat {seat}"
+        x0, y0, x1, y1 = boxes["lost"]
+        assert boxes["hand"] and all(x0 < a and b < x1 and y0 < c and d < y1 for a, c, b, d in boxes["hand"])

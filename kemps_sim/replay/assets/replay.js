@@ -167,11 +167,13 @@
       e.took.filter(mine).forEach((c) => card(c, CX + (p.x - CX) * k, CY + (p.y - CY) * k, svg, { moving: true }));
       e.gave.filter(mine).forEach((c) => card(c, p.x + (CX - p.x) * k, p.y + (CY - p.y) * k, svg, { moving: true }));
     },
-    RaceLost(e) {
+    RaceLost(e) {  // a frame close around the hand, clear of the seat's labels; the words on the table's side
       const p = seatPos(e.seat);
-      node("ellipse", { cx: p.x, cy: p.y, rx: 2.4 * CARD_W, ry: CARD_H, class: "lost" });
-      node("text", { x: p.x, y: p.y + CARD_H + 4, "text-anchor": "middle", class: "info" }, svg,
-           "too late: " + e.wanted.map(cardName).join(" "));
+      const r = rnd(), held = r.tables[r.events[state.index].table].hands[e.seat].length;
+      const w = Math.max(held, 1) * (CARD_W + 4) - 4 + 12, h = CARD_H + 10;
+      node("rect", { x: p.x - w / 2, y: p.y - h / 2, width: w, height: h, rx: 9, class: "lost", "data-seat": e.seat });
+      node("text", { x: p.x, y: p.y > CY ? p.y - h / 2 - 7 : p.y + h / 2 + 15, "text-anchor": "middle",
+                     class: "info lost-text", "data-seat": e.seat }, svg, "too late: " + e.wanted.map(cardName).join(" "));
     },
     Gestured(e) {  // in one seat's view, only its own signals are here
       const p = seatPos(e.seat);
