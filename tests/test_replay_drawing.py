@@ -3,6 +3,7 @@ a seat's label, and a second deck's cards are explained wherever they are shown.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -15,7 +16,8 @@ from tests import test_replay
 
 browser = test_replay.browser  # headless Chromium: skips where there is none, fails under CI=true
 
-CARD_TITLES = "return [...document.querySelectorAll('#table g > title')].map((t) => t.textContent);"
+CARD_TITLES = ("return [...document.querySelectorAll('#table g > title')]"  # a card's name, without its deck's note
+               ".map((t) => t.textContent.split(' (')[0]);")
 
 
 @pytest.fixture(scope="module")
@@ -90,3 +92,38 @@ def test_a_lost_race_is_marked_round_the_hand_and_never_over_a_seats_label(prese
         assert [label for label in boxes["labels"] if overlap(boxes["words"], label, 0)] == [], f"seat {seat}"
         x0, y0, x1, y1 = boxes["lost"]
         assert boxes["hand"] and all(x0 < a and b < x1 and y0 < c and d < y1 for a, c, b, d in boxes["hand"])
+
+
+LEGEND_AND_TITLES = ("return [document.querySelector('.legend').innerText,"
+                     "        [...document.querySelectorAll('#table g > title')].map((t) => t.textContent),"
+                     "        document.getElementById('events').innerText];")
+
+
+def test_a_second_decks_mark_is_explained_where_the_page_shows_it(browser, tmp_path):
+    one = simulate_match(load_rules("standard"), "collector", seed=1)
+    browser.get(write_html(one, tmp_path / "one.html").as_uri())
+    legend, _, _ = browser.execute_script(LEGEND_AND_TITLES)
+    assert "second deck" not in legend  # one deck: nothing to explain
+    two = simulate_match(load_rules("standard", players=10), "collector", seed=0)
+    assert two.rules.decks == 2
+    browser.get(write_html(two, tmp_path / "two.html").as_uri())
+    for index in range(len(two.rounds[0].trace)):
+        legend, titles, events = browser.execute_script(f"window.kempsReplay.goTo(0, {index});" + LEGEND_AND_TITLES)
+        primed = [t for t in titles if "'" in t]
+        if primed:
+            break
+    assert primed and all(t.endswith("' (the second deck's)") for t in primed)
+    assert "' after a card marks the second deck's copy (5♠' is the second five of spades)" in legend
+    assert re.search(r"\d[♠♥♦♣]'|[AKQJ][♠♥♦♣]'", events), "the list names second-deck cards as the legend says"
+
+
+def test_krepets_deck_mark_is_the_one_its_cards_carry(browser, tmp_path):
+    from kemps_sim.krepet import play_krepet
+
+    game = play_krepet(None, "greedy", seed=1)
+    browser.get(write_html(game, tmp_path / "k.html").as_uri())
+    browser.execute_script("window.kempsReplay.goTo(0, 20)")
+    legend, titles, _ = browser.execute_script(LEGEND_AND_TITLES)
+    assert "each player has a deck: ' after a card marks player 1's (5♠')" in legend and "′" not in legend
+    primed = [t for t in titles if "'" in t]
+    assert primed and all(t.endswith("' (player 1's deck)") for t in primed)

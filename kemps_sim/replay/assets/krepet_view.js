@@ -94,6 +94,7 @@ window.KempsReplayViews.krepet = function (kit) {
   return {
     draw, effects, show: SHOW,
     moves: (e) => (e.kind === "Moved" && e.card >= 0 ? [e.card] : []),
+    secondDeck: " (player 1's deck)",
     mark: (e) => (e.kind === "CallHeard" ? "call" : e.kind === "Moved" && e.missed && e.callable ? "four" : null),
     standing: (score) => ({ cards_left: score.cards_left }),
   };

@@ -23,6 +23,7 @@
     VIEWS.set(view.view === undefined ? -1 : view.view, view);
   }
   unpack(data, null);
+  if (data.decks > 1) document.querySelectorAll(".second-deck").forEach((el) => { el.hidden = false; });
   (data.seat_views || []).forEach((v) => unpack(v, data));
   delete data.seat_views;
   const SVG = "http://www.w3.org/2000/svg";
@@ -66,7 +67,7 @@
       // a card in an overlapping column shows its name at the top edge, where the next card leaves it visible
       node("text", o.corner ? { x: CARD_W / 2, y: 8, class: "cardtext corner suit-" + SUIT[suit] }
                             : { x: CARD_W / 2, y: CARD_H / 2, class: "cardtext suit-" + SUIT[suit] }, g, name);
-      node("title", {}, g, name);
+      node("title", {}, g, name + (name.endsWith("'") ? VIEW.secondDeck : ""));  // a second deck's card: 5♠'
     }
     return g;
   }
@@ -424,6 +425,7 @@
   const KEMPS = {
     draw: drawKemps, effects: EFFECTS, show: SHOW,
     moves: (e) => (e.kind === "Swapped" ? [...e.gave, ...e.took] : []),
+    secondDeck: " (the second deck's)",
     // in one seat's view: its own fours and signals, the gestures it noticed, and the calls
     mark: (e) => (e.kind === "Gestured" ? (e.deliberate ? "signal" : null)
                   : e.kind === "Perceived" ? (state.view >= 0 ? "signal" : null) : MARKED[e.kind] || null),
