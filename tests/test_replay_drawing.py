@@ -127,3 +127,62 @@ def test_krepets_deck_mark_is_the_one_its_cards_carry(browser, tmp_path):
     assert "each player has a deck: ' after a card marks player 1's (5♠')" in legend and "′" not in legend
     primed = [t for t in titles if "'" in t]
     assert primed and all(t.endswith("' (player 1's deck)") for t in primed)
+
+
+# Krepet's piles: one name for each, the one its label shows, and labels evenly spaced ------------------------------
+RAW_PILE = re.compile(r"\b(hand|discard|side|talon)\d\b")
+
+
+def test_krepet_lines_name_piles_as_the_table_labels_them():
+    from kemps_sim.krepet import play_krepet
+    from kemps_sim.krepet.trace import Moved
+    from kemps_sim.replay import krepet_replay_data
+    from kemps_sim.replay.krepet_data import pile_words
+
+    assert pile_words("3♠' hand1 -> discard0", 1) == "3♠' from its hand to player 0's Ablage"
+    assert pile_words("7♠' (+1 on it) T6 -> T0", 0) == "7♠' (+1 on it) from T6 to T0"
+    assert pile_words("A♦ side0 -> F3", 0) == "A♦ from its side stack to ace pile F3"
+    assert pile_words("5♣' talon1 -> side0", 1) == "5♣' from its talon to player 0's side stack"
+    assert pile_words("take back 2 from side", 0) == "take back 2 from its side stack"
+    assert pile_words("draw", 0) == "draw" and pile_words("end turn", 1) == "end turn"
+    game = play_krepet(None, "greedy", seed=1)
+    events = krepet_replay_data(game)["rounds"][0]["events"]
+    assert [e["text"] for e in events if RAW_PILE.search(e["text"])] == []
+    to_ablage = [e for e in events if e["kind"] == "Moved" and e["dst"].startswith("discard")]
+    assert to_ablage and all("Ablage" in e["text"] for e in to_ablage)
+    assert len(events) == len(game.trace) and sum(type(e) is Moved for e in game.trace) > 100
+
+
+LABELS = """
+const box = (el) => { const b = el.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height, el.textContent]; };
+const frame = document.querySelector('.to-move');
+return {labels: [...document.querySelectorAll('.pile-label')].map(box), frame: frame && box(frame),
+        list: document.getElementById('events').innerText};
+"""
+
+
+def test_krepet_labels_are_evenly_spaced_apart_and_inside_the_movers_frame(browser, tmp_path):
+    from kemps_sim.krepet import play_krepet
+
+    game = play_krepet(None, "greedy", seed=1)
+    browser.get(write_html(game, tmp_path / "k.html").as_uri())
+    events = browser.execute_script("return window.kempsReplay.state().events")
+    for index in (5, events // 2, events - 1):
+        seen = browser.execute_script(f"window.kempsReplay.goTo(0, {index});" + LABELS)
+        labels = seen["labels"]
+        rows: dict[float, list[float]] = {}
+        for x0, y0, x1, _, _ in labels:
+            rows.setdefault(round(y0), []).append((x0 + x1) / 2)
+        assert sorted(len(r) for r in rows.values()) == [4, 4, 8, 8]  # two players' piles, tableau, ace piles
+        for centres in rows.values():
+            gaps = {round(b - a, 1) for a, b in zip(sorted(centres), sorted(centres)[1:], strict=False)}
+            assert len(gaps) == 1, f"uneven gaps {gaps}"
+        for i, a in enumerate(labels):
+            for b in labels[i + 1:]:
+                assert not (a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]), (a[4], b[4])
+        fx0, fy0, fx1, fy1, _ = seen["frame"]
+        crossing = [t for x0, y0, x1, y1, t in labels if x0 < fx1 and fx0 < x1 and y0 < fy1 + 1 and fy0 - 1 < y1
+                    and not (fx0 < x0 and x1 < fx1 and fy0 + 1 < y0 and y1 < fy1 - 1)]
+        assert crossing == [], "a label crosses the frame of the player to move"
+        assert not RAW_PILE.search(seen["list"]), "the event list names piles as the labels do"
+    assert browser.execute_script("return window.kempsReplay.errors()") == []

@@ -1,11 +1,15 @@
 """A Krepet game as the data its replay page plays, in the shape of a Kemps match's (:mod:`kemps_sim.replay.data`):
 one "round", the game, whose events each point at the position after it (rebuilt from the trace alone by
-:func:`kemps_sim.krepet.retrace.positions`) and at the running count of cards left, misses and calls."""
+:func:`kemps_sim.krepet.retrace.positions`) and at the running count of cards left, misses and calls.
+
+The lines name piles as the page labels them (:func:`pile_words`): "its Ablage", "player 0's side stack", "T3",
+"ace pile F0", where the trace writes ``discard1``, ``side0``, ``T3``, ``F0``."""
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import re
 from typing import Any
 
 from kemps_sim.cards import card_name
@@ -13,10 +17,13 @@ from kemps_sim.krepet.narrate import describe
 from kemps_sim.krepet.result import KrepetResult
 from kemps_sim.krepet.retrace import positions
 from kemps_sim.krepet.state import State
-from kemps_sim.krepet.trace import CallHeard, Moved
+from kemps_sim.krepet.trace import CallHeard, MoveCut, Moved
 
 #: Two decks, one per player.
 CARDS = 104
+#: A player's own piles as the page labels them (the trace's pile kinds: discard is the Ablage).
+PILE_WORDS = {"hand": "hand", "discard": "Ablage", "side": "side stack", "talon": "talon"}
+_PILE = re.compile(r"\b(T|F|hand|discard|side|talon)(\d+)\b")
 
 
 def krepet_replay_data(result: KrepetResult) -> dict[str, Any]:
@@ -43,7 +50,9 @@ def krepet_replay_data(result: KrepetResult) -> dict[str, Any]:
         fields = _fields(event)
         if "kind" in fields:  # a move's own kind (lay, draw, ...) is kept as move_kind: kind names the event
             fields["move_kind"] = fields.pop("kind")
-        events.append({"kind": type(event).__name__, **fields, "text": describe(event, names),
+        told = dataclasses.replace(event, move=pile_words(event.move, event.player)) if isinstance(
+            event, Moved | MoveCut) else event
+        events.append({"kind": type(event).__name__, **fields, "text": describe(told, names),
                        "table": len(tables) - 1, "score": len(scores) - 1})
     final = {"cards_left": list(result.cards_left), "misses": misses, "caught": caught,
              "text": scores[-1]["text"] if scores else ""}
@@ -54,6 +63,25 @@ def krepet_replay_data(result: KrepetResult) -> dict[str, Any]:
             "final_text": [f"game over ({result.reason}): {winner}"],
             "rounds": [{"round": 1, "dealer": -1, "signals": [], "outcome": result.reason, "end_time": result.duration,
                         "events": events, "tables": tables, "scores": scores, "after": final}]}
+
+
+def pile_words(move: str, mover: int) -> str:
+    """A move as the trace writes it (``3♠' hand1 -> discard0``) in the page's words (``3♠' from its hand to player
+    0's Ablage``): the mover's own piles are "its", the other player's named, tableau places and ace piles as
+    labelled (T0-T7, F0-F7)."""
+    def name(m: re.Match[str]) -> str:
+        kind, index = m.group(1), int(m.group(2))
+        if kind == "T":
+            return f"T{index}"
+        if kind == "F":
+            return f"ace pile F{index}"
+        owner = "its" if index == mover else f"player {index}'s"
+        return f"{owner} {PILE_WORDS[kind]}"
+
+    lay = re.fullmatch(r"(.+?) (\S+) -> (\S+)", move)
+    if lay:
+        return f"{lay.group(1)} from {_PILE.sub(name, lay.group(2))} to {_PILE.sub(name, lay.group(3))}"
+    return move.replace("from side", "from its side stack")
 
 
 def _position(s: State) -> dict[str, Any]:

@@ -4,11 +4,11 @@
 window.KempsReplayViews = window.KempsReplayViews || {};
 window.KempsReplayViews.krepet = function (kit) {
   const { data, state, node, card, fmt, noteCall, FLY, CARD_W, CARD_H } = kit;
-  const PLACE_X = (i) => 150 + (i % 4) * 90 + (i >= 4 ? 330 : 0);  // player 0's row left, player 1's right
+  const PLACE_X = (i) => 135 + i * 90;  // evenly, above the ace piles: player 0's four left, player 1's right
   const FOUND_X = (i) => 135 + i * 90;
   const ROW_Y = 150, FOUND_Y = 405, STEP = 15, MAX_SHOWN = 9, BAND_Y = 335;
   const AREA_Y = [562, 50];  // player 0 at the bottom, player 1 at the top
-  const PILE_X = { talon: 90, discard: 160, side: 250, hand: 420 };
+  const PILE_X = { talon: 90, discard: 190, side: 290, hand: 390 };  // evenly, each labelled as the lines name it
   const SHOW = { Moved: 0.8, MoveCut: 1.5, Noticed: 2.0, CallHeard: 2.5, TurnStarted: 1.0, GameEnded: 99 };
 
   function pilePos(name, tab) {  // where a pile the trace names (T3, F0, hand1, discard0, side1, talon0) is drawn
@@ -21,37 +21,41 @@ window.KempsReplayViews.krepet = function (kit) {
     return null;
   }
   function label(x, y, text, cls) { node("text", { x, y, "text-anchor": "middle", class: cls || "info" }, kit.svg, text); }
+  function pileLabel(x, y, text) { label(x, y + CARD_H / 2 + 13, text, "info pile-label"); }
+  function empty(x, y) {  // an empty pile's place (or one whose top card is on its way)
+    node("rect", { x: x - CARD_W / 2, y: y - CARD_H / 2, width: CARD_W, height: CARD_H, rx: 4, class: "cardbox back",
+                   opacity: 0.35 });
+  }
+  function top(id, x, y) { if (id < 0 || !card(id, x, y)) empty(x, y); }
   function draw(tab, r) {
     node("rect", { x: 20, y: 100, width: 860, height: 372, rx: 30, class: "felt" });
     for (let i = 0; i < 8; i++) {  // the tableau: each place a column of overlapping cards
       const pile = tab.tableau[i];
       const shown = pile.slice(-MAX_SHOWN);
-      if (!pile.length) node("rect", { x: PLACE_X(i) - CARD_W / 2, y: ROW_Y - CARD_H / 2, width: CARD_W,
-                                       height: CARD_H, rx: 4, class: "cardbox back", opacity: 0.35 });
+      if (!pile.length) empty(PLACE_X(i), ROW_Y);
       shown.forEach((c, k) => card(c, PLACE_X(i), ROW_Y + k * STEP, kit.svg, { corner: k < shown.length - 1 }));
       const hidden = pile.length - shown.length;
-      label(PLACE_X(i), ROW_Y - 30, `T${i}` + (hidden > 0 ? ` (+${hidden} under)` : ""));
+      label(PLACE_X(i), ROW_Y - 30, `T${i}` + (hidden > 0 ? ` +${hidden}` : ""), "info pile-label");
     }
     for (let i = 0; i < 8; i++) {  // the ace piles
-      if (tab.foundations[i] >= 0) card(tab.foundations[i], FOUND_X(i), FOUND_Y);
-      else node("rect", { x: FOUND_X(i) - CARD_W / 2, y: FOUND_Y - CARD_H / 2, width: CARD_W, height: CARD_H,
-                          rx: 4, class: "cardbox back", opacity: 0.35 });
-      label(FOUND_X(i), FOUND_Y + CARD_H / 2 + 13, `F${i}`);
+      top(tab.foundations[i], FOUND_X(i), FOUND_Y);
+      pileLabel(FOUND_X(i), FOUND_Y, `F${i}`);
     }
     for (let p = 0; p < 2; p++) {
       const y = AREA_Y[p];
       const mover = tab.to_move === p;
       label(700, y + 4, `player ${p} \u00b7 ${data.agents[p]}` + (mover ? " \u00b7 to move" : ""), "seat-label");
-      if (mover) node("rect", { x: 40, y: y - CARD_H / 2 - 8, width: 820, height: CARD_H + 16, rx: 8, fill: "none",
-                                stroke: `var(--pair${p})`, "stroke-width": 2 });
+      if (mover) node("rect", { x: 40, y: y - CARD_H / 2 - 8, width: 820, height: CARD_H + 30, rx: 8, fill: "none",
+                                stroke: `var(--pair${p})`, "stroke-width": 2, class: "to-move" });  // labels inside
       card(0, PILE_X.talon, y, kit.svg, { back: true });
-      label(PILE_X.talon, y + CARD_H / 2 + 12, `talon ${tab.talon[p]}`);
-      if (tab.discard[p] >= 0) card(tab.discard[p], PILE_X.discard, y);
-      label(PILE_X.discard, y + CARD_H / 2 + 12, `Ablage ${tab.discard_n[p]}`);
-      if (tab.side[p] >= 0) card(tab.side[p], PILE_X.side, y);
-      label(PILE_X.side, y + CARD_H / 2 + 12, `side ${tab.side_n[p]}`);
+      pileLabel(PILE_X.talon, y, `talon ${tab.talon[p]}`);
+      top(tab.discard[p], PILE_X.discard, y);
+      pileLabel(PILE_X.discard, y, `Ablage ${tab.discard_n[p]}`);
+      top(tab.side[p], PILE_X.side, y);
+      pileLabel(PILE_X.side, y, `side stack ${tab.side_n[p]}`);
       tab.hand[p].forEach((c, k) => card(c, PILE_X.hand + k * (CARD_W + 4), y));
-      if (!tab.hand[p].length) label(PILE_X.hand, y + 4, "hand empty");
+      if (!tab.hand[p].length) empty(PILE_X.hand, y);
+      pileLabel(PILE_X.hand, y, `hand ${tab.hand[p].length}`);
     }
   }
   const effects = {
