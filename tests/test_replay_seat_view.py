@@ -17,6 +17,7 @@ from kemps_sim.errors import ConfigError
 from kemps_sim.narrate import call_word, gesture_act
 from kemps_sim.replay import replay_data, write_html
 from kemps_sim.replay.data import tables_in_full
+from kemps_sim.replay.target import html_seat
 from kemps_sim.seating import NOBODY, pair_of
 from kemps_sim.trace import (
     CallCutOff,
@@ -232,8 +233,13 @@ def test_the_tables_of_a_seat_hold_its_hand_and_of_other_hands_only_the_cards_it
 
 
 def test_a_seat_outside_the_match_is_refused(match, tmp_path):
-    with pytest.raises(ConfigError, match=r"seat 99 is not a seat of this match: its \d+ seats are numbered 0 to"):
+    players = match.rules.players
+    with pytest.raises(ConfigError, match=rf"^replay: seat 99: not a seat of this match; its {players} seats are "
+                                          rf"numbered 0 to {players - 1}$"):
         replay_data(match, seat=99)
+    with pytest.raises(ConfigError, match="--seat 4: not a seat of this match; its 4 seats"):
+        html_seat(4, 4)
+    assert html_seat(None, 4) is None and html_seat(3, 4) == 3
     with pytest.raises(ConfigError, match="seat -1"):
         write_html(match, tmp_path / "m.html", seat=-1)
     assert not (tmp_path / "m.html").exists()
@@ -356,3 +362,11 @@ def test_at_800_px_a_seat_view_opens_and_steps_without_scrolling_the_page(browse
         assert browser.execute_script("return window.kempsReplay.state().index") == steps - 1
     finally:
         browser.set_window_size(1400, 900)
+
+
+def test_a_krepet_game_has_no_one_players_view(tmp_path):
+    from kemps_sim.krepet import play_krepet
+
+    with pytest.raises(ConfigError, match="a Krepet game is played open, so it has no one player's view"):
+        write_html(play_krepet(None, "greedy", seed=1), tmp_path / "k.html", seat=0)
+    assert not (tmp_path / "k.html").exists()

@@ -22,9 +22,9 @@ import math
 from typing import Any
 
 from kemps_sim.cards import card_name
-from kemps_sim.errors import ConfigError
 from kemps_sim.narrate import RoundNarrator, call_word, score_text, standings_text
 from kemps_sim.replay.seat_view import SeatNarrator, seat_signals
+from kemps_sim.replay.target import html_seat
 from kemps_sim.results import MatchResult, RoundResult
 from kemps_sim.scoring import Standings
 from kemps_sim.seating import pair_of
@@ -39,9 +39,7 @@ def replay_data(result: MatchResult, seat: int | None = None) -> dict[str, Any]:
     """The JSON-ready data of a match's replay page: every hand and each seat's view, or (``seat``) that seat's
     view alone (see the module docstring)."""
     rules = result.rules
-    if seat is not None and (type(seat) is not int or not 0 <= seat < rules.players):
-        raise ConfigError(f"replay: seat {seat!r} is not a seat of this match: its {rules.players} seats are "
-                          f"numbered 0 to {rules.players - 1}")
+    html_seat(seat, rules.players, "replay: seat")
     common = {
         "seed": result.seed, "players": rules.players, "pairs": rules.pairs, "scoring": rules.scoring,
         "decks": max(rules.decks, 1), "agents": list(result.agents),
