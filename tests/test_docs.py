@@ -7,6 +7,7 @@ import importlib
 import inspect
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -127,3 +128,72 @@ def test_the_api_cross_references_are_links_and_none_is_left_as_written(site):
     unresolved = sorted({target for text in pages.values() for target in UNLINKED.findall(text)
                          if not _exists(target)})
     assert unresolved == []
+
+
+# Code blocks in a real browser ---------------------------------------------------------------------------------
+CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
+
+#: For every code block of a page (Material's, and a notebook cell's): how many pieces of its text lie under its
+#: copy button or outside the block (hidden, or behind a scroll bar), with the first such text.
+HIDDEN_CODE = """
+const found = [];
+document.querySelectorAll('pre').forEach((pre, i) => {
+  const code = pre.querySelector(':scope > code') || (pre.closest('.highlight-ipynb, .jp-RenderedText') && pre);
+  if (!code) return;
+  const cell = pre.closest('.CodeMirror');
+  const button = pre.querySelector('.md-code__nav, .md-clipboard')
+    || (cell && cell.querySelector('.zeroclipboard-container'));
+  const b = button ? button.getBoundingClientRect() : null;
+  const box = pre.getBoundingClientRect();
+  const walker = document.createTreeWalker(code, NodeFilter.SHOW_TEXT);
+  let under = 0, outside = 0, text = '';
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    if (!node.textContent.trim()) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    for (const r of range.getClientRects()) {
+      if (r.width === 0) continue;
+      const below = b && b.width && r.right > b.left && r.left < b.right && r.bottom > b.top && r.top < b.bottom;
+      const beyond = r.right > box.right + 1 || r.left < box.left - 1;
+      if (below || beyond) { under += below; outside += beyond; text = text || node.textContent.trim(); }
+    }
+  }
+  if (under || outside) found.push(`block ${i}: ${under} under the copy button, ${outside} outside: ${text}`);
+});
+return found;
+"""
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not (os.path.exists(p) or shutil.which(Path(p).name))]
+    if missing:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but no browser: {', '.join(missing)} missing")
+        pytest.skip(f"no headless Chromium here ({', '.join(missing)} missing)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER if os.path.exists(CHROMEDRIVER)
+                                              else shutil.which("chromedriver")), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.mark.parametrize("width", [1280, 480], ids=["desktop", "phone"])
+def test_no_code_is_hidden_under_the_copy_button_or_off_the_block(site, browser, width):
+    browser.set_window_size(width, 900)
+    assert browser.execute_script("return window.innerWidth") == width
+    pages = sorted(p for p in site.rglob("index.html") if "<pre" in p.read_text())
+    assert len(pages) >= 10
+    hidden = {}
+    for page in pages:
+        browser.get(page.as_uri())
+        hidden.update({f"{page.relative_to(site).parent}/ {item}": 1 for item in browser.execute_script(HIDDEN_CODE)})
+    assert list(hidden) == []
