@@ -370,3 +370,14 @@ def test_a_krepet_game_has_no_one_players_view(tmp_path):
     with pytest.raises(ConfigError, match="a Krepet game is played open, so it has no one player's view"):
         write_html(play_krepet(None, "greedy", seed=1), tmp_path / "k.html", seat=0)
     assert not (tmp_path / "k.html").exists()
+
+
+@pytest.mark.parametrize("preset, players, lineup",
+                         [("standard", 4, "collector"), ("party", 6, "collector,watcher,collector")])
+def test_a_page_with_every_seats_view_stays_under_a_megabyte_for_a_typical_match(preset, players, lineup):
+    from kemps_sim.replay import page_html
+
+    for seed in range(3):
+        match = simulate_match(load_rules(preset, players=players), lineup, seed=seed)
+        full, alone = page_html(match).encode(), page_html(match, seat=0).encode()
+        assert len(alone) < len(full) < 1_000_000, (seed, len(full))
