@@ -80,7 +80,7 @@ def secrets(rules, rnd, viewer: int) -> Secrets:
             if e.seat == viewer:
                 s.own.update(e.shown)
                 s.own.difference_update(e.drawn)
-        elif kind in (PlayStarted,):
+        elif kind is PlayStarted:
             seen.update(e.middle)
         elif kind is Swapped:
             seen.update(e.gave, e.took)
