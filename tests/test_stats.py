@@ -218,9 +218,11 @@ def test_compare_win_rate_finds_a_real_difference_and_covers_it():
     result = compare({"pairs": pairs}, "win_rate", "a", "b")
     won = pairs.groupby("cell")["won"].agg(["sum", "count"])
     table = [[won.loc[c, "sum"], won.loc[c, "count"] - won.loc[c, "sum"]] for c in ("a", "b")]
-    fisher = stats.fisher_exact(table)
-    assert result.test == "fisher_exact"
-    assert (result.statistic, result.p_value) == pytest.approx((fisher.statistic, fisher.pvalue))
+    # Miettinen and Nurminen's score statistic at 0 is Pearson's chi-square times (N - 1) / N.
+    pearson = stats.chi2_contingency(table, correction=False)
+    assert result.test == "score"
+    assert result.statistic**2 == pytest.approx(pearson.statistic * 399 / 400)
+    assert result.p_value == pytest.approx(stats.chi2.sf(pearson.statistic * 399 / 400, 1))
     assert result.p_value < 1e-6
     assert result.difference == pytest.approx(result.value_a - result.value_b)
     assert result.ci_low < 0.4 < result.ci_high
@@ -238,18 +240,25 @@ def test_compare_win_rate_sees_no_difference_between_identical_groups():
     assert result.ci_low < 0.0 < result.ci_high
 
 
-def test_compare_difference_interval_is_newcombes_hybrid_score_interval():
-    # Newcombe (1998), Statistics in Medicine 17:873, table II, method 10: 56/70 - 48/80 and 9/10 - 3/10.
-    for (ka, na, kb, nb), expected in [((56, 70, 48, 80), (0.0524, 0.3339)), ((9, 10, 3, 10), (0.1705, 0.8090))]:
-        calls = pd.DataFrame({"cell": ["a"] * na + ["b"] * nb, "call": "stop_kemps",
-                              "right": [i < ka for i in range(na)] + [i < kb for i in range(nb)]})
-        result = compare({"calls": calls}, "stop_precision", "a", "b")
-        assert (result.ci_low, result.ci_high) == pytest.approx(expected, abs=5e-5)
-        # Without a seed column every call is a match of its own: the design effect is 1 and the Rao–Scott test
-        # is Pearson's chi-square on the 2x2 table.
+@pytest.mark.parametrize(("counts", "expected"), [
+    ((56, 70, 48, 80), (0.0528, 0.3382)), ((9, 10, 3, 10), (0.1700, 0.8406)), ((6, 7, 2, 7), (0.0342, 0.8534)),
+    ((5, 56, 0, 29), (-0.0326, 0.1933)), ((0, 10, 0, 20), (-0.1658, 0.2844)), ((10, 10, 0, 10), (0.6636, 1.0))])
+def test_compare_difference_interval_is_miettinen_nurminens_score_interval(counts, expected):
+    # Newcombe (1998), Statistics in Medicine 17:873, table II, method 8 (Miettinen and Nurminen), to 4 places.
+    ka, na, kb, nb = counts
+    calls = pd.DataFrame({"cell": ["a"] * na + ["b"] * nb, "call": "stop_kemps",
+                          "right": [i < ka for i in range(na)] + [i < kb for i in range(nb)]})
+    result = compare({"calls": calls}, "stop_precision", "a", "b")
+    assert (result.ci_low, result.ci_high) == pytest.approx(expected, abs=5e-5)
+    # Without a seed column every call is a match of its own: no design effect, and the score test is Pearson's
+    # chi-square on the 2x2 table times (N - 1) / N.
+    assert result.test == "score" and not result.paired
+    if 0 < ka + kb < na + nb:
         pearson = stats.chi2_contingency([[ka, na - ka], [kb, nb - kb]], correction=False)
-        assert result.test == "rao_scott_chi2" and not result.paired
-        assert (result.statistic, result.p_value) == pytest.approx((pearson.statistic, pearson.pvalue))
+        scaled = pearson.statistic * (na + nb - 1) / (na + nb)
+        assert (result.statistic**2, result.p_value) == pytest.approx((scaled, stats.chi2.sf(scaled, 1)))
+    else:
+        assert (result.statistic, result.p_value) == (0.0, 1.0)  # 0/10 against 0/20: nothing to tell apart
 
 
 def test_compare_letters_uses_welch_and_scipy_interval():
@@ -272,10 +281,10 @@ def test_compare_four_to_call_median_resamples_whole_matches_on_right_kemps_call
     calls = _calls([("a", "kemps", True, t) for t in slow] + [("b", "kemps", True, t) for t in fast]
                    + [("b", "kemps", False, 1000.0), ("b", "stop_kemps", True, 1000.0)])
     result = compare({"calls": calls}, "four_to_call_median", "a", "b")
-    assert result.test == "match_permutation" and (result.n_a, result.n_b) == (80, 80)
+    assert result.test == "match_bootstrap" and (result.n_a, result.n_b) == (80, 80)
     assert (result.value_a, result.value_b) == (np.median(slow), np.median(fast))
-    # No seed column: every call is its own match. The groups do not overlap at all in the middle, so no
-    # rearrangement of 9999 beats the observed one and p is the permutation test's two-sided floor, 2 / (9999 + 1).
+    # No seed column: every call is its own match. The groups' medians lie far apart, so no resampled difference
+    # reaches 0 and p is the bootstrap's two-sided floor, 2 (0 + 1) / (9999 + 1).
     assert result.p_value == pytest.approx(2 / 10000)
     true_difference = 2.0 * math.log(2) - 0.5 * math.log(2)  # difference of the exponential medians
     assert result.ci_low < true_difference < result.ci_high

@@ -172,14 +172,16 @@ def test_compare_pairs_groups_that_share_their_replicates_seeds_and_uses_mcnemar
     won_a = rng.random(60) < 0.6
     won_b = np.where(rng.random(60) < 0.8, won_a, ~won_a)  # agrees with a on most replicates
     paired = compare({"pairs": _paired_pairs(won_a, won_b)}, "win_rate", "a", "b")
-    assert paired.paired and paired.n_pairs == 60 and paired.test == "sign_test"
+    assert paired.paired and paired.n_pairs == 60 and paired.test == "mcnemar" and paired.pairing == "match"
     only_a, only_b = int((won_a & ~won_b).sum()), int((won_b & ~won_a).sum())
-    assert paired.p_value == pytest.approx(stats.binomtest(only_a, only_a + only_b).pvalue)
+    # McNemar's asymptotic statistic, the one Tango's interval inverts.
+    assert paired.statistic == pytest.approx((only_a - only_b) / math.sqrt(only_a + only_b))
+    assert paired.p_value == pytest.approx(2 * stats.norm.sf(abs(paired.statistic)))
     assert paired.difference == pytest.approx(won_a.mean() - won_b.mean())
     assert paired.se == pytest.approx(np.std(won_a.astype(float) - won_b, ddof=1) / math.sqrt(60))
     assert paired.ci_low < paired.difference < paired.ci_high
     unpaired = compare({"pairs": _paired_pairs(won_a, won_b, shared_seeds=False)}, "win_rate", "a", "b")
-    assert not unpaired.paired and unpaired.test == "fisher_exact" and unpaired.n_pairs == 0
+    assert not unpaired.paired and unpaired.test == "score" and unpaired.n_pairs == 0
     # Pairing removes the luck both sides share: the paired interval is the narrower one.
     assert paired.ci_high - paired.ci_low < unpaired.ci_high - unpaired.ci_low
     forced = compare({"pairs": _paired_pairs(won_a, won_b)}, "win_rate", "a", "b", paired=False)
@@ -189,14 +191,44 @@ def test_compare_pairs_groups_that_share_their_replicates_seeds_and_uses_mcnemar
     assert "\n" not in str(info.value)
 
 
+def test_paired_win_rate_is_tangos_interval_with_its_published_value():
+    # Fagerland, Lydersen and Laake (2014), Stat Methods Med Res 23:411, the airway data: 1 pair favours A, 7
+    # favour B, 21 pairs: Tango's asymptotic score interval -0.517 to -0.026 and McNemar's asymptotic p = 0.034.
+    won_a = np.array([True, True] + [False] * 7 + [False] * 12)
+    won_b = np.array([True, False] + [True] * 7 + [False] * 12)
+    result = compare({"pairs": _paired_pairs(won_a, won_b)}, "win_rate", "a", "b")
+    assert result.test == "mcnemar" and result.n_pairs == 21
+    assert (result.ci_low, result.ci_high) == pytest.approx((-0.517, -0.026), abs=5e-4)
+    assert result.p_value == pytest.approx(0.034, abs=5e-4)
+
+
+def test_tangos_interval_limits_solve_the_score_equation_with_the_restricted_likelihood():
+    # Each limit d is where the score statistic, with P(A = 0, B = 1) at its maximum-likelihood value under
+    # "difference = d" (found here numerically), equals the normal quantile.
+    from scipy import optimize
+
+    from kemps_sim.stats._dual import tango
+
+    favour_a, favour_b, n = 13, 4, 40
+    found = tango(favour_a, favour_b, n, 0.9)
+    for limit in (found.ci_low, found.ci_high):
+        def minus_log_likelihood(p01: float, d: float = limit) -> float:
+            p10, rest = p01 + d, 1 - 2 * p01 - d
+            return -(favour_a * math.log(p10) + favour_b * math.log(p01) + (n - favour_a - favour_b) * math.log(rest))
+
+        upper = (1 - limit) / 2
+        p01 = optimize.minimize_scalar(minus_log_likelihood, bounds=(max(0, -limit) + 1e-12, upper - 1e-12),
+                                       method="bounded", options={"xatol": 1e-12}).x
+        z = (favour_a - favour_b - n * limit) / math.sqrt(n * (2 * p01 + limit * (1 - limit)))
+        assert abs(z) == pytest.approx(stats.norm.ppf(0.95), abs=1e-5)
+
+
 def test_paired_win_rate_interval_stays_honest_when_every_replicate_goes_one_way():
     # Five replicates, a wins each and b loses each: the differences have no spread, but five pairs prove little.
     result = compare({"pairs": _paired_pairs(np.ones(5, bool), np.zeros(5, bool))}, "win_rate", "a", "b")
     assert result.paired and result.difference == 1.0 and result.se == 0.0
-    assert result.p_value == pytest.approx(2 * 0.5**5)  # exact McNemar: 5 of 5 discordant pairs favour a
-    # Newcombe's method 10 with phi = 0 (no spread to correlate): 1 - sqrt(2) x (1 - Wilson's lower limit of 5/5).
-    assert result.ci_low == pytest.approx(1 - math.sqrt(2) * (1 - _wilson(5, 5)[0]))
-    assert result.ci_high == 1.0
+    assert result.p_value == pytest.approx(2 * stats.norm.sf(math.sqrt(5)))  # McNemar: 5 of 5 pairs favour a
+    assert result.ci_low < 0.6 and result.ci_high == 1.0  # Tango's interval reaches well below 1
 
 
 def test_paired_scores_are_scipys_paired_t_test():
@@ -245,13 +277,14 @@ def test_paired_shares_of_calls_pool_each_replicates_calls():
     paired = compare({"calls": calls}, "kemps_precision", "a", "b")
     unpaired = compare({"calls": calls}, "kemps_precision", "a", "b", paired=False)
     assert paired.paired and paired.n_pairs == 50 and paired.test == "paired_ttest"
-    assert not unpaired.paired and unpaired.test == "rao_scott_chi2"
+    assert not unpaired.paired and unpaired.test == "rao_scott_score"
     assert paired.difference == pytest.approx(unpaired.difference)
     # Per replicate the share is (right calls) / 4 in both cells, so the linearised ratio is the paired t-test
     # on the replicates' shares.
     shares = calls.groupby(["cell", "replicate"])["right"].mean()
     expected = stats.ttest_rel(shares["a"], shares["b"])
-    assert paired.p_value == pytest.approx(expected.pvalue)
+    ci = expected.confidence_interval(0.95)
+    assert (paired.p_value, paired.ci_low, paired.ci_high) == pytest.approx((expected.pvalue, ci.low, ci.high))
     assert paired.ci_high - paired.ci_low < unpaired.ci_high - unpaired.ci_low
 
 
@@ -264,7 +297,7 @@ def test_paired_median_resamples_replicates():
         frames.append(calls.assign(four_to_call=base + extra + rng.normal(0, 0.05, 30)))
     calls = pd.concat(frames, ignore_index=True)
     result = compare({"calls": calls}, "four_to_call_median", "a", "b")
-    assert result.paired and result.test == "paired_permutation"
+    assert result.paired and result.test == "paired_bootstrap"
     assert result.ci_low < 1.0 < result.ci_high and result.ci_low > 0
     assert result.p_value < 0.001 and result == compare({"calls": calls}, "four_to_call_median", "a", "b")
 
@@ -340,8 +373,9 @@ def test_p_values_print_with_two_significant_digits_and_never_as_zero(p, text):
 def test_a_comparison_names_both_groups_the_design_and_the_level():
     won = np.arange(40) % 8 != 0  # a wins 35 of 40 replicates, b loses all 40
     result = compare({"pairs": _paired_pairs(won, np.zeros(40, bool))}, "win_rate", "a", "b", confidence=0.9)
-    assert result.p_value == pytest.approx(2 * 0.5**35)
+    assert result.p_value == pytest.approx(2 * stats.norm.sf(math.sqrt(35)))
     text = format_comparison(result, by="cell")
     assert "A = 'a' vs B = 'b'" in text and "A ('a')" in text and "B ('b')" in text
-    assert "paired: the same 40 replicates" in text and "90% CI [" in text
+    assert "paired: 40 pairs of matches, each pair with the same seed" in text and "90% CI [" in text
+    assert "McNemar's test on 40 pairs of matches" in text and "(Tango's score interval)" in text
     assert not re.search(r"p = 0(?![.\d])", text) and "p < 1e-6" in text

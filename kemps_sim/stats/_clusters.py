@@ -23,7 +23,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from kemps_sim.stats._dual import constant_dual, t_dual
 from kemps_sim.stats._intervals import NAN, z_value
+
+#: The values a difference of two means can take, and of two shares.
+UNBOUNDED, SHARE_BOUNDS = (-math.inf, math.inf), (-1.0, 1.0)
 
 #: The columns that name the match a row came from (and, across cells, the matches that share a seed).
 UNIT_COLUMNS = ("replicate", "seed")
@@ -139,6 +143,14 @@ def clustered_share(successes: np.ndarray, matches: np.ndarray, confidence: floa
     return Clustered(n, share, low, high, groups, effect)
 
 
+def effective_rows(found: Clustered, confidence: float) -> float:
+    """How many independent rows a clustered share is worth: its rows over the design effect, times the
+    few-matches factor (the ``n`` its Wilson interval is taken on in :func:`clustered_share`)."""
+    if not found.n:
+        return 0.0
+    return found.n / found.design_effect * _korn_graubard(found.n, found.matches, confidence)
+
+
 def clustered_mean(values: np.ndarray, matches: np.ndarray, confidence: float) -> Clustered:
     """The mean of the non-NaN ``values`` with a t interval whose variance counts matches.
 
@@ -181,27 +193,17 @@ class Difference(NamedTuple):
     test: str
 
 
-def _t_test(difference: float, se: float, df: float, confidence: float) -> tuple[float, float, float, float]:
-    """Interval, statistic and two-sided p of ``difference`` with standard error ``se`` on ``df`` degrees."""
-    if not (df > 0) or math.isnan(se):
-        return NAN, NAN, NAN, NAN
-    q = float(stats.t.ppf(0.5 + confidence / 2.0, df))
-    if se == 0.0:
-        return difference, difference, NAN, NAN
-    statistic = difference / se
-    return difference - q * se, difference + q * se, statistic, float(2.0 * stats.t.sf(abs(statistic), df))
-
-
 def paired_ratio_difference(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
-                            confidence: float) -> Difference:
-    """The difference of two ratios measured on the same units (replicates under common random numbers).
+                            confidence: float, bounds: tuple[float, float] = UNBOUNDED) -> Difference:
+    """The difference of two ratios measured on the same units (matched matches or replicates).
 
     ``a`` and ``b`` are (sums, counts) per unit, aligned: unit r of ``a`` and of ``b`` played the same seed. The
     variance is the linearisation variance of ``R_a - R_b`` over units, ``G / (G - 1) sum(e_r^2)`` with
     ``e_r = (y_ar - R_a t_ar) / T_a - (y_br - R_b t_br) / T_b``, and the t quantile has ``G - 1`` degrees of
-    freedom; with one row per unit in each group this is exactly the paired t-test on the per-unit differences.
-    When those differences do not vary (a zero standard error) the t statistic does not exist: a difference of 0
-    gets p = 1, any other the exact sign test on the units' differences.
+    freedom; with one row per unit in each group this is exactly the paired t-test on the per-unit differences,
+    and the interval is that test's. When those differences do not vary (a zero standard error) the t statistic
+    does not exist: the sign test on the units and its inversion take over (:func:`~kemps_sim.stats._dual.
+    constant_dual`; ``bounds`` are the values a difference can take).
     """
     (ya, ta), (yb, tb) = a, b
     units = len(ya)
@@ -215,29 +217,23 @@ def paired_ratio_difference(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarra
     residuals = (ya - ratio_a * ta) / total_a - (yb - ratio_b * tb) / total_b
     se = math.sqrt(units / (units - 1) * float((residuals**2).sum()))
     if se < 1e-12 * max(1.0, abs(difference)):
-        se = 0.0
-    low, high, statistic, p_value = _t_test(difference, se, units - 1, confidence)
-    test = "paired_ttest"
-    if se == 0.0:
-        both = (ta > 0) & (tb > 0)
-        per_unit = ya[both] / ta[both] - yb[both] / tb[both]
-        signs = per_unit[np.abs(per_unit) > 1e-12]
-        if difference == 0.0 or not len(signs):
-            p_value = 1.0
-        else:
-            p_value = float(stats.binomtest(int((signs > 0).sum()), len(signs)).pvalue)
-            test = "sign_test"
-    return Difference(ratio_a, ratio_b, difference, se, low, high, units - 1, statistic, p_value, test)
+        dual = constant_dual(difference, 2.0 * 0.5**units, bounds, confidence)
+        return Difference(ratio_a, ratio_b, difference, 0.0, dual.ci_low, dual.ci_high, units - 1, dual.statistic,
+                          dual.p_value, "sign_test")
+    dual = t_dual(difference, se, units - 1, confidence)
+    return Difference(ratio_a, ratio_b, difference, se, dual.ci_low, dual.ci_high, units - 1, dual.statistic,
+                      dual.p_value, "paired_ttest")
 
 
 def unpaired_ratio_difference(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
-                              confidence: float) -> Difference:
+                              confidence: float, bounds: tuple[float, float] = UNBOUNDED) -> Difference:
     """The difference of two ratios from independent matches.
 
     Each side's variance is its cluster-robust ``G / (G - 1) sum((y_g - R t_g)^2) / T^2`` and the degrees of
-    freedom are Welch–Satterthwaite's; with one row per match this is exactly Welch's t-test. Two groups without
-    any spread that differ get the exact permutation p of two fully separated groups of matches,
-    ``2 / C(G_a + G_b, G_a)``.
+    freedom are Welch–Satterthwaite's; with one row per match this is exactly Welch's t-test, and the interval is
+    that test's. Two groups without any spread have no t statistic: the exact permutation test of two fully
+    separated groups of matches, ``p = 2 / C(G_a + G_b, G_a)``, and its inversion take over
+    (:func:`~kemps_sim.stats._dual.constant_dual`).
     """
     parts = []
     for sums, counts in (a, b):
@@ -254,12 +250,13 @@ def unpaired_ratio_difference(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndar
     if math.isnan(var_a) or math.isnan(var_b):
         return Difference(ratio_a, ratio_b, difference, NAN, NAN, NAN, NAN, NAN, NAN, "welch_ttest")
     se = math.sqrt(var_a + var_b)
-    if se == 0.0:
-        p_value = 1.0 if difference == 0.0 else min(1.0, 2.0 / math.comb(groups_a + groups_b, groups_a))
-        test = "welch_ttest" if difference == 0.0 else "exact_permutation"
-        return Difference(ratio_a, ratio_b, difference, 0.0, difference, difference, NAN, NAN, p_value, test)
+    if se < 1e-12 * max(1.0, abs(difference)):
+        dual = constant_dual(difference, 2.0 / math.comb(groups_a + groups_b, groups_a), bounds, confidence)
+        return Difference(ratio_a, ratio_b, difference, 0.0, dual.ci_low, dual.ci_high, NAN, dual.statistic,
+                          dual.p_value, "exact_permutation")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         df = (var_a + var_b) ** 2 / (var_a**2 / (groups_a - 1) + var_b**2 / (groups_b - 1))
-    low, high, statistic, p_value = _t_test(difference, se, df, confidence)
-    return Difference(ratio_a, ratio_b, difference, se, low, high, df, statistic, p_value, "welch_ttest")
+    dual = t_dual(difference, se, df, confidence)
+    return Difference(ratio_a, ratio_b, difference, se, dual.ci_low, dual.ci_high, df, dual.statistic,
+                      dual.p_value, "welch_ttest")

@@ -3,17 +3,20 @@
 Two things decide how: what a metric's rows are, and whether the two groups are paired.
 
 - **Paired** groups play the same matches: under common random numbers replicate r of every cell plays the same
-  seed, so the two groups hold the same set of ``(replicate, seed)``. Each replicate is then one unit, measured
-  once in each group, and the difference and its interval come from the units' differences (a paired t-test;
-  for medians a bootstrap and a permutation test over units). Luck shared by both sides of a unit cancels, which
-  is the point of common random numbers.
-- **Unpaired** groups play unrelated matches. A win rate (one row per match) gets Fisher's exact test; a score
-  per match Welch's t-test; a share of calls or fours, whose rows are clustered in matches, Newcombe's interval
-  from the two groups' clustered Wilson intervals and a Rao–Scott corrected chi-square test; the median delay a
-  bootstrap and a permutation test that move whole matches.
+  seed. A match of group A is paired with the match of group B that has its seed and the same values of every
+  other parameter (when the groups pool several cells, ``--by rules.double_kemps`` over a grid that also varies
+  the eye, each match meets its twin); where no such twin exists, the replicate (all matches of one seed) is the
+  unit. Luck shared by both sides of a unit cancels, which is the point of common random numbers. A win rate of
+  matched matches gets McNemar's test and Tango's interval; anything else the paired t-test on the units'
+  (linearised) differences and its interval; a median a bootstrap of units.
+- **Unpaired** groups play unrelated matches, and the match is the unit. Shares get Miettinen and Nurminen's score
+  test and interval (on effective sizes when rows are clustered in matches); a score per match Welch's t-test;
+  the median delay a bootstrap that resamples whole matches.
 
-A metric that the groups' scoring rule does not score (letters under rounds-won scoring, say) is refused; see
-:mod:`kemps_sim.stats._scoring` for where the rule comes from.
+In every case the interval is the set of differences the test does not reject (:mod:`kemps_sim.stats._dual`), so
+``p < 1 - confidence`` exactly when the interval leaves out 0. A metric that the groups' scoring rule does not
+score (letters under rounds-won scoring, say) is refused; see :mod:`kemps_sim.stats._scoring` for where the rule
+comes from.
 """
 
 from __future__ import annotations
@@ -29,19 +32,20 @@ from kemps_sim.errors import ConfigError
 from kemps_sim.results import FATES
 from kemps_sim.stats._clusters import (
     MATCH,
+    UNIT_COLUMNS,
     unit_columns,
     unpaired_ratio_difference,
     with_matches,
 )
 from kemps_sim.stats._difference_tests import (
-    clustered_shares,
-    fisher,
     match_totals,
     median_by_matches,
     paired_outcome,
     ratio_outcome,
+    score_shares,
     welch,
 )
+from kemps_sim.stats._dual import alpha_of
 from kemps_sim.stats._groups import Key, as_by, check_confidence, group_keys, is_blank, key_of, require, split, truthy
 from kemps_sim.stats._intervals import NAN
 from kemps_sim.stats._scoring import MIXED, SCORING_COLUMN, group_scorings
@@ -50,19 +54,30 @@ from kemps_sim.suggest import did_you_mean
 
 #: A p-value below this prints as ``p < 1e-6``.
 P_FLOOR = 1e-6
-#: What each test is called in a sentence.
+#: What each test is called in a sentence, and the interval that inverts it.
 TEST_NAMES = {
-    "fisher_exact": "Fisher's exact test",
+    "mcnemar": "McNemar's test",
+    "score": "Miettinen-Nurminen score test",
+    "rao_scott_score": "Miettinen-Nurminen score test on sizes corrected for clustering in matches (Rao-Scott)",
     "welch_ttest": "Welch's t-test",
-    "rao_scott_chi2": "chi-square test with Rao–Scott correction for calls clustered in matches",
     "paired_ttest": "paired t-test",
-    "sign_test": "exact sign test on the replicates (McNemar's exact test for one match each)",
-    "exact_permutation": "exact permutation test",
-    "match_permutation": "permutation test moving whole matches, bootstrap of matches",
-    "paired_permutation": "permutation test within pairs, bootstrap of pairs",
+    "sign_test": "sign test (the units' differences do not vary)",
+    "exact_permutation": "exact permutation test (neither group varies)",
+    "match_bootstrap": "bootstrap of matches",
+    "paired_bootstrap": "bootstrap of the pairs",
 }
-
-
+#: The interval each test gives when inverted, as the text names it.
+INTERVAL_NAMES = {
+    "mcnemar": "Tango's score interval",
+    "score": "Miettinen-Nurminen interval",
+    "rao_scott_score": "Miettinen-Nurminen interval",
+    "welch_ttest": "Welch's t interval",
+    "paired_ttest": "paired t interval",
+    "sign_test": "the sign test inverted",
+    "exact_permutation": "the permutation test inverted",
+    "match_bootstrap": "percentile interval",
+    "paired_bootstrap": "percentile interval",
+}
 
 
 @dataclass(frozen=True)
@@ -71,10 +86,12 @@ class Comparison:
     standard error, and the test.
 
     ``difference`` is ``value_a - value_b`` and ``ci_low``/``ci_high`` bound it at level ``confidence``;
-    ``statistic`` and ``p_value`` are the test's (two-sided) and ``test`` names it. ``n_a``/``n_b`` count the rows
-    behind each value (matches, calls or fours: ``unit`` says which) and ``matches_a``/``matches_b`` the matches
-    they came from. ``paired`` says whether the groups were compared unit by unit (the same replicates with the
-    same seeds), ``n_pairs`` how many such units there were.
+    ``statistic`` and ``p_value`` are the test's (two-sided) and ``test`` names it; the interval is the test
+    inverted, so ``p_value < 1 - confidence`` exactly when it leaves out 0. ``n_a``/``n_b`` count the rows behind
+    each value (matches, calls or fours: ``unit`` says which) and ``matches_a``/``matches_b`` the matches they came
+    from. ``paired`` says whether the groups were compared unit by unit and ``n_pairs`` how many units there were:
+    with ``pairing == "match"`` each unit is one match of each group with the same seed and the same ``matched_on``
+    values; with ``"replicate"`` it is every match of one seed in each group.
     """
 
     metric: str
@@ -97,6 +114,8 @@ class Comparison:
     matches_a: int = 0
     matches_b: int = 0
     unit: str = "rows"
+    pairing: str = ""
+    matched_on: tuple[str, ...] = ()
 
     def to_frame(self) -> pd.DataFrame:
         """The comparison as a one-row DataFrame, columns in field order."""
@@ -157,7 +176,7 @@ def metrics_under(scoring: str | None) -> tuple[str, ...]:
 
 def compare(tables: Mapping[str, pd.DataFrame], metric: str, a: Any, b: Any, by: str | Sequence[str] = "cell",
             confidence: float = 0.95, pair: int = 0, paired: bool | None = None,
-            scoring: str | None = None) -> Comparison:
+            scoring: str | None = None, within: Sequence[str] | None = None) -> Comparison:
     """The difference between groups ``a`` and ``b`` (values of the ``by`` column) in ``metric``, tested.
 
     Metrics: ``win_rate`` (the share of matches pair ``pair`` won, co-wins counting as wins);
@@ -169,34 +188,42 @@ def compare(tables: Mapping[str, pd.DataFrame], metric: str, a: Any, b: Any, by:
 
     ``paired`` None pairs the groups when they hold the same set of ``(replicate, seed)`` (read from the
     ``matches`` table, else ``pairs``, else the metric's table), as common random numbers make them; True insists
-    (an error if they are not pairable), False compares them as independent. Paired, each replicate is a unit and
-    everything comes from the units (``se`` is the standard error of the mean per-unit difference, a linearised
-    ratio for shares of calls, so 0 for two identical cells):
+    (an error if they are not pairable), False compares them as independent. Paired, the unit is a pair of matches
+    with the same seed and the same values of the ``within`` columns (the other swept parameters: by default
+    ``tables.params`` of a :class:`~kemps_sim.sweep.SweepResults`, else every column that is constant within each
+    cell), or, when the groups cannot be matched match by match, a replicate. Everything comes from the units
+    (``se`` is the standard error of the mean per-unit difference, a linearised ratio for shares of calls, so 0
+    for two identical cells):
 
-    - ``win_rate``: the exact sign test on the replicates (McNemar's exact test when each group has one match per
-      replicate) and Newcombe's interval for paired proportions (his method 10, with the correlation of the units);
-    - shares of calls and fours: the paired t-test on the linearised units and the same Newcombe interval, from
-      the two groups' clustered Wilson limits;
-    - scores: the paired t-test and its interval (exactly scipy's ``ttest_rel`` with one match per replicate);
-    - ``four_to_call_median``: a percentile bootstrap of the units and a permutation test within them.
+    - ``win_rate`` of matched matches: McNemar's asymptotic test and Tango's score interval, which inverts it;
+    - shares of calls and fours, and win rates of replicates: the paired t-test on the linearised units and its
+      interval;
+    - scores: the paired t-test and its interval (exactly scipy's ``ttest_rel`` with one match per unit);
+    - ``four_to_call_median``: a percentile bootstrap of the units, its p from the share of resampled differences
+      beyond 0.
 
-    Unpaired:
+    Unpaired (the match is the unit):
 
-    - ``win_rate``: Fisher's exact test (its sample odds ratio as ``statistic``) and Newcombe's hybrid score
-      interval of the difference, from the two Wilson intervals scipy's ``binomtest`` gives;
-    - shares of calls and fours: Newcombe's interval from the two clustered Wilson intervals of
-      :func:`~kemps_sim.stats.call_accuracy`, and the chi-square test on the pooled share with Rao and Scott's
-      first-order correction (divided by the design effect);
+    - ``win_rate``: Miettinen and Nurminen's score test and interval;
+    - shares of calls and fours: the same on effective sizes (rows over their design effect, as in the clustered
+      Wilson intervals of :func:`~kemps_sim.stats.call_accuracy`): Rao and Scott's correction;
     - scores: Welch's t-test and its interval;
-    - ``four_to_call_median``: a percentile bootstrap that resamples whole matches in each group, and a
-      permutation test that moves whole matches between the groups.
+    - ``four_to_call_median``: a percentile bootstrap that resamples whole matches in each group, its p as above.
 
-    Resampling uses :data:`RESAMPLES` draws from a generator seeded by :data:`BOOTSTRAP_SEED` and the data. The
-    scoring rule comes from ``scoring``, a ``rules.scoring`` column, or the pairs table (see
-    :func:`~kemps_sim.stats._scoring.group_scorings`). With several ``by`` columns, ``a`` and ``b`` are tuples. A
-    group found in none of the tables, an unknown metric or one the groups' scoring lacks raises ``ConfigError``;
-    a group with nothing to measure gives NaN.
+    Units whose differences do not vary at all get the sign test (paired) or the exact permutation test
+    (unpaired), inverted. Every interval is its test inverted: ``p_value < 1 - confidence`` exactly when the
+    interval leaves out 0.
+
+    ``tables`` maps table names to frames; a :class:`~kemps_sim.sweep.SweepResults` also serves, and then its
+    ``params`` are the default ``within``. Resampling uses :data:`RESAMPLES` draws from a generator seeded by
+    :data:`BOOTSTRAP_SEED` and the data. The scoring rule comes from ``scoring``, a ``rules.scoring`` column, or
+    the pairs table (see :func:`~kemps_sim.stats._scoring.group_scorings`). With several ``by`` columns, ``a``
+    and ``b`` are tuples. A group found in none of the tables, an unknown metric or one the groups' scoring lacks
+    raises ``ConfigError``; a group with nothing to measure gives NaN.
     """
+    if within is None:
+        within = getattr(tables, "params", None)
+    tables = getattr(tables, "tables", tables)  # a SweepResults: its tables
     by_columns, confidence = as_by(by), check_confidence(confidence)
     metrics = _metrics(pair)
     if metric not in metrics:
@@ -216,22 +243,19 @@ def compare(tables: Mapping[str, pd.DataFrame], metric: str, a: Any, b: Any, by:
     groups = split(with_matches(table), by_columns)
     empty = with_matches(table.iloc[:0])
     rows_a, rows_b = (_chosen(groups.get(key, empty), spec) for key in (key_a, key_b))
-    units = _pairing(tables, name, by_columns, (a, key_a), (b, key_b), paired)
+    units = _pairing(tables, name, by_columns, (a, key_a), (b, key_b), paired, within)
     if units is not None:
-        outcome = paired_outcome(rows_a, rows_b, units, spec.kind, confidence)
+        outcome = paired_outcome(rows_a, rows_b, units[:2], spec.kind, confidence)
     else:
-        kind = spec.kind
-        if kind == "match_share" and any(rows[MATCH].duplicated().any() for rows in (rows_a, rows_b)):
-            kind = "share"  # several cells of a group share seeds (common random numbers): cluster them too
-        outcome = {"match_share": fisher, "share": clustered_shares, "mean": welch,
-                   "median": median_by_matches}[kind](rows_a, rows_b, confidence)
-    return Comparison(metric, a, b, **outcome, confidence=confidence, paired=units is not None,
-                      n_pairs=len(units[1]) if units is not None else 0, unit=spec.unit)
+        kind = "share" if spec.kind == "match_share" else spec.kind  # matches of cells sharing seeds cluster
+        outcome = {"share": score_shares, "mean": welch, "median": median_by_matches}[kind](rows_a, rows_b,
+                                                                                            confidence)
+    return Comparison(metric, a, b, **outcome, confidence=confidence, unit=spec.unit, **_paired_fields(units))
 
 
 def paired_difference(table: pd.DataFrame | Mapping[str, pd.DataFrame], by: str | Sequence[str], a: Any, b: Any,
                       metric: str, confidence: float = 0.95, pair: int = 0, paired: bool | None = None,
-                      scoring: str | None = None) -> Comparison:
+                      scoring: str | None = None, within: Sequence[str] | None = None) -> Comparison:
     """The difference ``a - b`` in ``metric`` between two groups, paired replicate by replicate when they can be.
 
     ``metric`` is one of :data:`METRICS` (then ``table`` is that metric's table, or a mapping of tables, and this
@@ -239,7 +263,8 @@ def paired_difference(table: pd.DataFrame | Mapping[str, pd.DataFrame], by: str 
     compared (filter the rows first: the pairs table holds one row per pair). The result's ``difference``,
     ``se``, ``ci_low``/``ci_high``, ``n_pairs`` and ``paired`` answer the question; ``paired`` None pairs the
     groups when both hold the same set of ``(replicate, seed)``, as under common random numbers, True insists and
-    False compares them as independent (to see what pairing saved).
+    False compares them as independent (to see what pairing saved); units are matched matches where they can be,
+    as in :func:`compare` (``within``: the columns a matched pair shares besides its seed).
 
     For a column, paired, the standard error is that of the mean per-replicate difference (rows of one replicate
     pooled, a linearised ratio when a replicate has several rows) with a t interval on ``pairs - 1`` degrees of
@@ -247,9 +272,10 @@ def paired_difference(table: pd.DataFrame | Mapping[str, pd.DataFrame], by: str 
     standard error of 0. Unpaired, each side's variance is clustered by match and the test is Welch's.
     """
     if isinstance(table, Mapping):
-        return compare(table, metric, a, b, by, confidence, pair, paired, scoring)
+        return compare(table, metric, a, b, by, confidence, pair, paired, scoring, within)
     if metric in METRICS:
-        return compare({_metrics(pair)[metric].table: table}, metric, a, b, by, confidence, pair, paired, scoring)
+        return compare({_metrics(pair)[metric].table: table}, metric, a, b, by, confidence, pair, paired, scoring,
+                       within)
     by_columns, confidence = as_by(by), check_confidence(confidence)
     table = require(table, "given", by_columns, (metric,))
     key_a, key_b = _key(a, by_columns), _key(b, by_columns)
@@ -262,47 +288,85 @@ def paired_difference(table: pd.DataFrame | Mapping[str, pd.DataFrame], by: str 
     groups = split(rows, by_columns)
     empty = rows.iloc[:0]
     rows_a, rows_b = groups.get(key_a, empty), groups.get(key_b, empty)
-    units = _pairing({"given": table}, "given", by_columns, (a, key_a), (b, key_b), paired)
+    units = _pairing({"given": table}, "given", by_columns, (a, key_a), (b, key_b), paired, within)
     if units is not None:
-        outcome = paired_outcome(rows_a, rows_b, units, "mean", confidence)
+        outcome = paired_outcome(rows_a, rows_b, units[:2], "mean", confidence)
     else:
         outcome = ratio_outcome(unpaired_ratio_difference(match_totals(rows_a), match_totals(rows_b), confidence),
                                  rows_a, rows_b)
-    return Comparison(metric, a, b, **outcome, confidence=confidence, paired=units is not None,
-                      n_pairs=len(units[1]) if units is not None else 0)
+    return Comparison(metric, a, b, **outcome, confidence=confidence, **_paired_fields(units))
 
 
-def format_p(p_value: float) -> str:
-    """A p-value as text: ``p < 1e-6`` below that, otherwise two significant digits (``p = 0.043``)."""
+def format_p(p_value: float, alpha: float | None = None) -> str:
+    """A p-value as text: ``p < 1e-6`` below that, otherwise two significant digits (``p = 0.043``).
+
+    Given ``alpha``, more digits are shown where two would round the p-value onto or across ``alpha``
+    (``p = 0.0496`` rather than ``p = 0.05`` at 0.05), so the text stays on the side of ``alpha`` the test is on.
+    """
     if p_value is None or math.isnan(p_value):
         return "p not defined"
     if p_value < P_FLOOR:
         return f"p < {P_FLOOR:.0e}".replace("e-06", "e-6")
-    return f"p = {float(f'{p_value:.2g}'):g}"
+    for digits in range(2, 9):
+        text = f"{p_value:.{digits}g}"
+        if alpha is None or ((float(text) < alpha) == (p_value < alpha) and (float(text) != alpha or p_value == alpha)):
+            break
+    return f"p = {text}"
+
+
+def design_text(result: Comparison) -> str:
+    """What the comparison's units are and how many, in a few words."""
+    if not result.paired:
+        return "unpaired: the groups play different matches, each match a unit"
+    if result.pairing == "replicate":
+        return (f"paired by replicate: {result.n_pairs} replicates, each the matches of one seed in both groups")
+    same = "the same seed" + (f" and {', '.join(result.matched_on)}" if result.matched_on else "")
+    return f"paired: {result.n_pairs} pairs of matches, each pair with {same}"
+
+
+def _test_units(result: Comparison) -> str:
+    if result.paired:
+        return f"{result.n_pairs} {'replicates' if result.pairing == 'replicate' else 'pairs of matches'}"
+    return f"{result.matches_a} + {result.matches_b} matches"
 
 
 def format_comparison(result: Comparison, by: str | Sequence[str] = "cell") -> str:
-    """A comparison as four lines: the metric, both groups and whether they were paired; each group's value and
-    what it rests on; the difference with its interval (its level said) and the test with its p-value."""
+    """A comparison as four lines: the metric, both groups and the design (its unit and how many); each group's
+    value and what it rests on; the difference with its interval (level and method said) and the test with its
+    p-value and the units it counted. The interval is the test inverted, so they always agree."""
     column = ", ".join(as_by(by))
     level = f"{100 * result.confidence:g}%"
-    design = (f"paired: the same {result.n_pairs} replicates with the same seeds in both groups"
-              if result.paired else "unpaired: the groups play different matches")
-    lines = [f"{result.metric} by {column}: A = {result.a!r} vs B = {result.b!r} ({design})"]
+    lines = [f"{result.metric} by {column}: A = {result.a!r} vs B = {result.b!r} ({design_text(result)})"]
     for label, value, n, matches in (("A", result.value_a, result.n_a, result.matches_a),
                                      ("B", result.value_b, result.n_b, result.matches_b)):
         where = f" in {matches} matches" if result.unit != "matches" and matches else ""
         lines.append(f"  {label} ({getattr(result, label.lower())!r}): {_number(value)} "
                      f"(n = {n} {result.unit}{where})")
     interval = f"{level} CI [{_number(result.ci_low, signed=True)}, {_number(result.ci_high, signed=True)}]"
-    spec = _metrics(0).get(result.metric)
-    if spec is not None and spec.kind in ("match_share", "share"):
-        interval += " (Newcombe, from Wilson limits" + (" clustered by match)" if spec.kind == "share" else ")")
-    else:
+    method = INTERVAL_NAMES.get(result.test)
+    interval += f" ({method})" if method else ""
+    if not math.isnan(result.se):
         interval += f", SE {_number(result.se)}"
     lines.append(f"  A - B = {_number(result.difference, signed=True)}, {interval}; "
-                 f"{TEST_NAMES.get(result.test, result.test)}: {format_p(result.p_value)}")
+                 f"{TEST_NAMES.get(result.test, result.test)} on {_test_units(result)}: "
+                 f"{format_p(result.p_value, alpha_of(result.confidence))}")
     return "\n".join(lines)
+
+
+def comparison_sentence(result: Comparison, by: str | Sequence[str] = "cell", who: str = "") -> str:
+    """The comparison in one sentence, for the end of a summary: both values, the difference with its interval,
+    the test's p-value and the units it counted, and what that says at the interval's level (``who``: whose
+    metric it is, such as "pair 0 (collector)")."""
+    column = ", ".join(as_by(by))
+    of = f" of {who}" if who else ""
+    level = f"{100 * result.confidence:g}%"
+    verdict = (f"a difference at the {level} level" if result.p_value < alpha_of(result.confidence)
+               else f"not told apart from no difference at the {level} level")
+    return (f"{result.metric}{of} is {_number(result.value_a)} with {column} = {result.a!r} and "
+            f"{_number(result.value_b)} with {column} = {result.b!r}: A - B = "
+            f"{_number(result.difference, signed=True)} ({level} CI {_number(result.ci_low, signed=True)} to "
+            f"{_number(result.ci_high, signed=True)}; {TEST_NAMES.get(result.test, result.test)} on "
+            f"{_test_units(result)}, {format_p(result.p_value, alpha_of(result.confidence))}), {verdict}.")
 
 
 def _number(value: float, signed: bool = False) -> str:
@@ -348,32 +412,83 @@ def _check_scoring(tables: Mapping[str, pd.DataFrame], by: tuple[str, ...], metr
                               f"{rule}: {', '.join(metrics_under(rule))}")
 
 
+class _Pairing(NamedTuple):
+    """How two groups are paired: the columns that name a unit, the units (sorted), whether a unit is one match of
+    each group (``"match"``) or every match of a seed (``"replicate"``), and the columns matched besides the seed."""
+
+    columns: tuple[str, ...]
+    units: list[Key]
+    kind: str
+    matched_on: tuple[str, ...]
+
+
+def _paired_fields(pairing: _Pairing | None) -> dict[str, Any]:
+    if pairing is None:
+        return {"paired": False, "n_pairs": 0}
+    return {"paired": True, "n_pairs": len(pairing.units), "pairing": pairing.kind,
+            "matched_on": pairing.matched_on}
+
+
+def _cell_constants(source: pd.DataFrame, exclude: Sequence[str]) -> tuple[str, ...]:
+    """The columns whose value is the same throughout each cell (the cell's parameters), other than ``exclude``."""
+    if "cell" not in source.columns or not len(source):
+        return ()
+    candidates = [c for c in source.columns if c not in exclude and c != MATCH]
+    spread = source.groupby("cell", sort=False)[candidates].nunique(dropna=False)
+    return tuple(c for c in candidates if (spread[c] <= 1).all())
+
+
+def _same_values(rows: list[pd.DataFrame | None], column: str) -> bool:
+    """Whether both groups' rows hold the same set of values in ``column``."""
+    if any(r is None for r in rows):
+        return False
+    found = [{key_of(v) for v in r[column].drop_duplicates()} for r in rows if r is not None]
+    return found[0] == found[1]
+
+
+def _unit_sets(rows: pd.DataFrame | None, columns: tuple[str, ...]) -> tuple[set[Key], bool]:
+    """The units the rows hold, and whether each unit is a single match (one cell)."""
+    if rows is None or not len(rows):
+        return set(), True
+    units = rows[list(columns)].drop_duplicates()
+    single = "cell" not in rows.columns or len(rows[[*columns, "cell"]].drop_duplicates()) == len(units)
+    return {key_of(u) for u in units.itertuples(index=False, name=None)}, single
+
+
 def _pairing(tables: Mapping[str, pd.DataFrame], metric_table: str, by: tuple[str, ...],
-             first: tuple[Any, Key], second: tuple[Any, Key],
-             wanted: bool | None) -> tuple[tuple[str, ...], list[Key]] | None:
-    """The unit columns and the units (sorted) when the groups hold the same ``(replicate, seed)`` set, else None.
+             first: tuple[Any, Key], second: tuple[Any, Key], wanted: bool | None,
+             within: Sequence[str] | None = None) -> _Pairing | None:
+    """How the two groups pair, or None when they do not hold the same ``(replicate, seed)`` set.
 
     The sets are read from the ``matches`` table when there is one (it lists every match, also one that left no
     row in the metric's table), else the ``pairs`` table, else the metric's own table; the metric's table must
-    have the same unit columns, or its rows could not be matched to the units.
+    have the same unit columns, or its rows could not be matched to the units. The finest pairing is tried first:
+    the seed together with every ``within`` column (default: each column constant within cells) whose values are
+    the same set in both groups, so a match meets the match of the other group that differs from it only in
+    ``by``; failing that, the replicate.
     """
     if wanted is False:
         return None
-    own = unit_columns(tables[metric_table])
+    own = tables[metric_table]
     source = next((tables[n] for n in ("matches", "pairs", metric_table) if n in tables
                    and not is_blank(tables[n]) and all(c in tables[n].columns for c in by)
-                   and unit_columns(tables[n]) and set(unit_columns(tables[n])) <= set(own)), None)
+                   and unit_columns(tables[n]) and set(unit_columns(tables[n])) <= set(unit_columns(own))), None)
     sets: list[set[Key]] = [set(), set()]
-    columns: tuple[str, ...] = ()
     if source is not None:
-        columns = unit_columns(source)
+        base = unit_columns(source)
         groups = split(source, by)
-        for i, (_, key) in enumerate((first, second)):
-            rows = groups.get(key)
-            if rows is not None:
-                sets[i] = {key_of(u) for u in rows[list(columns)].drop_duplicates().itertuples(index=False, name=None)}
-    if sets[0] and sets[0] == sets[1]:
-        return columns, sorted(sets[0], key=lambda u: tuple(str(v) for v in u))
+        rows = [groups.get(key) for _, key in (first, second)]
+        if within is None:
+            within = _cell_constants(source, (*by, "cell", SCORING_COLUMN, *UNIT_COLUMNS))
+        shared = tuple(c for c in within if c not in by and c not in base and c in source.columns
+                       and c in own.columns and _same_values(rows, c))
+        for columns in dict.fromkeys(((*base, *shared), base)):
+            (set_a, single_a), (set_b, single_b) = (_unit_sets(r, columns) for r in rows)
+            if set_a and set_a == set_b:
+                kind = "match" if single_a and single_b else "replicate"
+                return _Pairing(columns, sorted(set_a, key=lambda u: tuple(str(v) for v in u)), kind,
+                                columns[len(base):])
+            sets = [set_a, set_b] if columns == base else sets
     if wanted:
         why = ("the tables have no seed column" if source is None
                else f"they do not hold the same replicates with the same seeds ({len(sets[0])} and {len(sets[1])} "
