@@ -218,7 +218,7 @@ def test_a_continuous_second_axis_is_a_colour_scale_not_a_legend():
     assert frame["profile.reaction.mu"].nunique() == 50
     ax = metric_vs_param(frame, x="profile.observer.d_fixated", group="profile.reaction.mu")
     (bar,) = colorbars(ax.figure)
-    assert bar.get_ylabel() == "mu"
+    assert bar.get_ylabel() == "reaction.mu"
     texts = legend_texts(ax.get_legend())
     assert not any(text[0].isdigit() for text in texts)  # no entry per value of mu
     assert texts[0] == "cells, bars: 95% confidence interval" and texts[1].startswith("mean of cells in")
@@ -335,7 +335,7 @@ def test_a_three_axis_grid_is_drawn_as_small_multiples_with_one_legend():
     fig = metric_facets(grid_frame(), x="profile.observer.d_fixated", group="rules.double_kemps",
                         facet="profile.reaction.mu")
     panels = [ax for ax in fig.axes if ax.get_gid() != "colorbar"]
-    assert [ax.get_title() for ax in panels] == ["mu = 0.2", "mu = 0.3", "mu = 0.45"]
+    assert [ax.get_title() for ax in panels] == ["reaction.mu = 0.2", "reaction.mu = 0.3", "reaction.mu = 0.45"]
     assert all(ax.get_legend() is None for ax in panels)
     assert len(fig.legends) == 1
     assert legend_texts(fig.legends[0]) == ["False", "True", "shaded: 95% confidence interval"]
@@ -343,7 +343,7 @@ def test_a_three_axis_grid_is_drawn_as_small_multiples_with_one_legend():
     # the same level in the same colour in every panel
     assert colours == [[to_hex(style.color(0)), to_hex(style.color(1))]] * 3
     assert all(ax.get_ylim() == (-0.02, 1.02) for ax in panels)
-    assert "one panel per mu" in fig.get_suptitle()
+    assert "one panel per reaction.mu" in fig.get_suptitle()
 
 
 def test_facets_keep_colours_when_a_group_is_missing_from_one_panel():
@@ -435,8 +435,9 @@ def test_standard_figures_of_a_latin_hypercube_sweep(hypercube):
     figures = draw_standard_figures(tables, params)
     win = figures["win_rate.png"]
     panels = [ax for ax in win.axes if ax.get_gid() != "colorbar"]
-    assert [ax.get_xlabel() for ax in panels] == ["d_fixated", "mu"]
-    assert [bar.get_ylabel() for bar in colorbars(win)] == ["mu", "d_fixated"]  # each coloured by the other
+    assert [ax.get_xlabel() for ax in panels] == ["observer.d_fixated", "reaction.mu"]
+    # each coloured by the other
+    assert [bar.get_ylabel() for bar in colorbars(win)] == ["reaction.mu", "observer.d_fixated"]
     for ax in panels:
         assert len(errorbars(ax)) == 16 and len([line for line in ax.lines if line.get_gid() == "trend"]) == 1
         joined = [line for line in ax.lines if line.get_linestyle() not in ("None", "none")]
@@ -454,10 +455,10 @@ def test_standard_figures_of_a_three_axis_grid(grid, tmp_path):
     tables, params = grid
     figures = draw_standard_figures(tables, params)
     win = figures["win_rate.png"]
-    assert [ax.get_title() for ax in win.axes] == ["mu = 0.2", "mu = 0.4"]
+    assert [ax.get_title() for ax in win.axes] == ["reaction.mu = 0.2", "reaction.mu = 0.4"]
     assert len(win.legends) == 1 and legend_texts(win.legends[0])[:2] == ["False", "True"]
     lengths = figures["round_length.png"]
-    assert [ax.get_title() for ax in lengths.axes] == ["d_fixated = 0.5", "d_fixated = 1.5", "d_fixated = 3"]
+    assert [ax.get_title() for ax in lengths.axes] == [f"observer.d_fixated = {v}" for v in ("0.5", "1.5", "3")]
     assert all(len(ax.lines) == 4 for ax in lengths.axes)
     written = standard_figures(tables, tmp_path, params)
     assert [p.name for p in written] == ["win_rate.png", "call_accuracy.png", "round_length.png", "call_delay.png"]

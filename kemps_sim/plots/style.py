@@ -176,17 +176,43 @@ def group_label(columns: Sequence[str], key: Any) -> str:
     values = key if isinstance(key, tuple) else (key,)
     if len(columns) == 1:
         return _text(values[0])
-    return ", ".join(f"{_short(c)}={_text(v)}" for c, v in zip(columns, values, strict=True))
+    return ", ".join(f"{name}={_text(v)}" for name, v in zip(param_labels(columns), values, strict=True))
 
 
 def columns_title(columns: Sequence[str]) -> str:
-    """The legend title of a grouping: the column names, shortened."""
-    return ", ".join(_short(c) for c in columns)
+    """The legend title or axis label of a grouping: the parameters' names as :func:`param_label` gives them."""
+    return ", ".join(param_labels(columns))
 
 
-def _short(column: str) -> str:
-    """``rules.double_kemps`` reads as ``double_kemps``: the prefix is the same for every knob of a sweep."""
-    return str(column).rsplit(".", 1)[-1]
+#: A parameter of one pair's or one player's seats: ``pair1.agent.caution``, ``player0.profile.reach.median``.
+_OWNED = re.compile(r"^(pair|player|seat)(\d+)\.(.+)$")
+#: What a sweep's key starts with whatever it sets, left out of labels: the rules, every seat's profile, its agent.
+_SCOPES = ("rules.", "profile.", "agent.")
+
+
+def param_label(column: str) -> str:
+    """How a swept parameter reads on a figure: short, but never so short that two parameters read alike.
+
+    The scope every key of its kind shares is left out and the rest kept, so that the field tells like parameters
+    apart: ``rules.double_kemps`` reads ``double_kemps``, ``profile.reaction.mu`` reads ``reaction.mu``; whose
+    parameter it is stays in words: ``pair1.agent.caution`` reads ``pair 1 caution``,
+    ``player0.profile.reach.median`` reads ``player 0 reach.median``. Any other column is left as it is.
+    """
+    text, owner = str(column), ""
+    owned = _OWNED.match(text)
+    if owned:
+        owner, text = f"{owned[1]} {owned[2]} ", owned[3]
+    for scope in _SCOPES:
+        if text.startswith(scope) and len(text) > len(scope):
+            text = text[len(scope):]
+            break
+    return owner + text
+
+
+def param_labels(columns: Sequence[str]) -> list[str]:
+    """:func:`param_label` of each column, with the full column name wherever two would read the same."""
+    labels = [param_label(c) for c in columns]
+    return [str(c) if labels.count(label) > 1 else label for c, label in zip(columns, labels, strict=True)]
 
 
 def _text(value: Any) -> str:

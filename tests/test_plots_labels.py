@@ -1,0 +1,68 @@
+"""What the figures say about what they show: parameter names that tell parameters apart, legends true for every
+panel they serve, legends inside the figure, and interval bands that stay apart where they overlap.
+
+Checks are on the matplotlib objects once laid out (texts, legend entries, bounding boxes, artists' colours).
+"""
+
+from __future__ import annotations
+
+import math
+
+import matplotlib.pyplot as plt
+import pandas as pd
+import pytest
+
+from kemps_sim.plots import metric_facets, metric_vs_param, style
+
+
+@pytest.fixture(autouse=True)
+def _close_figures():
+    yield
+    plt.close("all")
+
+
+def win_row(value: float, n: int = 40, **fields) -> dict:
+    wins = round(value * n)
+    half = 1.96 * math.sqrt(max(value * (1 - value), 0.01) / n)
+    return {**fields, "pair": 0, "agents": "collector", "wins": wins, "n": n, "value": wins / n,
+            "ci_low": max(0.0, wins / n - half), "ci_high": min(1.0, wins / n + half), "ci_level": 0.95}
+
+
+# --- parameter names ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("column", "label"), [
+    ("rules.double_kemps", "double_kemps"),
+    ("profile.observer.d_fixated", "observer.d_fixated"),
+    ("profile.reaction.mu", "reaction.mu"),
+    ("agent.threshold", "threshold"),
+    ("pair1.agent.caution", "pair 1 caution"),
+    ("pair0.profile.observer.criterion", "pair 0 observer.criterion"),
+    ("player0.profile.reach.median", "player 0 reach.median"),
+    ("player1.agent.attention", "player 1 attention"),
+    ("players", "players"),
+    ("cell", "cell"),
+])
+def test_a_parameter_reads_with_its_field_and_whose_it_is(column, label):
+    assert style.param_label(column) == label
+
+
+def test_two_pairs_with_the_same_parameter_are_told_apart_on_axes_legends_and_panels():
+    levels = [0.5, 1.0, 2.0]
+    frame = pd.DataFrame([win_row(0.3 + 0.1 * a - 0.05 * b, **{"pair0.agent.caution": a, "pair1.agent.caution": b})
+                          for a in levels for b in levels])
+    ax = metric_vs_param(frame, x="pair0.agent.caution", group="pair1.agent.caution")
+    assert ax.get_xlabel() == "pair 0 caution"
+    assert ax.get_legend().get_title().get_text() == "pair 1 caution"
+    assert "by pair 0 caution" in ax.get_title()
+    fig = metric_facets(frame, x="pair0.agent.caution", facet="pair1.agent.caution")
+    assert [a.get_title() for a in fig.axes] == [f"pair 1 caution = {style.number(v)}" for v in levels]
+    assert "one panel per pair 1 caution" in fig.get_suptitle()
+
+
+def test_names_that_would_read_alike_keep_their_full_keys():
+    assert style.param_labels(["profile.caution", "agent.caution", "rules.players"]) == [
+        "profile.caution", "agent.caution", "players"]
+    assert style.columns_title(["pair0.agent.caution", "pair1.agent.caution"]) == "pair 0 caution, pair 1 caution"
+    assert style.group_label(["pair0.agent.caution", "pair1.agent.caution"], (0.5, 2.0)) == \
+        "pair 0 caution=0.5, pair 1 caution=2"
