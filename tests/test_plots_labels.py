@@ -9,10 +9,13 @@ from __future__ import annotations
 import math
 
 import matplotlib.pyplot as plt
+import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.figure import Figure
 
 from kemps_sim.plots import metric_facets, metric_vs_param, style
+from kemps_sim.plots.standard import estimate_figure, figure_plan
 
 
 @pytest.fixture(autouse=True)
@@ -66,3 +69,44 @@ def test_names_that_would_read_alike_keep_their_full_keys():
     assert style.columns_title(["pair0.agent.caution", "pair1.agent.caution"]) == "pair 0 caution, pair 1 caution"
     assert style.group_label(["pair0.agent.caution", "pair1.agent.caution"], (0.5, 2.0)) == \
         "pair 0 caution=0.5, pair 1 caution=2"
+
+
+# --- a legend shared by panels ----------------------------------------------------------------------------------
+
+
+def sampled_frame(cells: int = 40, seed: int = 3) -> pd.DataFrame:
+    """One win rate per cell of a Latin hypercube over two parameters."""
+    rng = np.random.default_rng(seed)
+    u = (rng.permutation(cells) + rng.random(cells)) / cells
+    v = (rng.permutation(cells) + rng.random(cells)) / cells
+    return pd.DataFrame([win_row(float(np.clip(0.3 + 0.2 * a - 0.3 * b, 0, 1)),
+                                 **{"profile.observer.d_fixated": 0.5 + 2.5 * a, "pair1.agent.caution": b})
+                         for a, b in zip(u, v, strict=True)])
+
+
+def test_the_legend_under_a_sampled_design_is_true_for_every_panel():
+    frame = sampled_frame()
+    params = ["profile.observer.d_fixated", "pair1.agent.caution"]
+    plan = figure_plan(frame, params)
+    assert plan.sampled == tuple(params)
+    fig = Figure(layout="constrained")
+    estimate_figure(fig, frame, plan, "pair 0 win rate")
+    panels = [ax for ax in fig.axes if ax.get_gid() != "colorbar"]
+    assert [ax.get_xlabel() for ax in panels] == ["observer.d_fixated", "pair 1 caution"]
+    (legend,) = fig.legends
+    texts = [t.get_text() for t in legend.get_texts()]
+    trend = next(t for t in texts if t.startswith("mean of cells"))
+    # the trend of each panel is binned along that panel's own x: the shared text names no one panel's parameter
+    assert "each panel's x axis" in trend
+    assert not any(ax.get_xlabel() in trend for ax in panels)
+    # every panel draws one trend, over as many bins as the shared text says
+    bins = int(trend.split(" bins")[0].rsplit(" ", 1)[-1])
+    for ax in panels:
+        (line,) = [line for line in ax.lines if line.get_gid() == "trend"]
+        assert len(line.get_xdata()) == bins
+
+
+def test_a_single_panel_names_the_parameter_its_trend_is_binned_along():
+    ax = metric_vs_param(sampled_frame(), x="pair1.agent.caution", group="profile.observer.d_fixated", trend=True)
+    texts = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert any(t.startswith("mean of cells in") and "bins of pair 1 caution" in t for t in texts)

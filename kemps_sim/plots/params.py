@@ -76,7 +76,9 @@ def metric_vs_param(frame: pd.DataFrame, x: str, y: str = "value", group: str | 
     ax = style.axes_or_new(ax, (7.0, 4.5))
     enc = style.encoding(frame, columns, y, scale)
     mode = _mode(data, x, [*columns], trend)
-    notes = _draw(ax, data, x, y, enc, mode, level, share=_is_share(frame, y), levels=_levels(data, x))
+    # A legend under the whole figure serves panels with other x axes: it must not name this panel's.
+    along = "each panel's x axis" if legend == "figure" else style.columns_title([x])
+    notes = _draw(ax, data, x, y, enc, mode, level, share=_is_share(frame, y), levels=_levels(data, x), along=along)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(f"{_without_unit(ylabel)} by {_without_unit(xlabel)}")
@@ -116,8 +118,9 @@ def metric_facets(frame: pd.DataFrame, x: str, facet: str | Sequence[str], y: st
     fig, axes = style.facet_axes(len(panels), ncols=across, extra_width=notes_room, figure=figure)
     levels = _levels(data, x)
     notes: list[Any] = []
+    along = style.columns_title([x])
     for i, (ax, (key, part)) in enumerate(zip(axes, panels, strict=True)):
-        notes = _draw(ax, part, x, y, enc, mode, level, share=share, levels=levels) or notes
+        notes = _draw(ax, part, x, y, enc, mode, level, share=share, levels=levels, along=along) or notes
         ax.set_title(_panel_title(facets, key), fontsize=10, fontweight="normal")
         if i % across == 0:  # a panel is short: a long axis label goes on two lines
             ax.set_ylabel(style.wrap(ylabel or _facet_ylabel(frame, y, facets), 32))
@@ -173,8 +176,9 @@ def _levels(data: pd.DataFrame, x: str) -> list[Any]:
 
 
 def _draw(ax: Axes, data: pd.DataFrame, x: str, y: str, enc: style.Encoding, mode: str, level: float | None,
-          *, share: bool, levels: list[Any]) -> list[Any]:
-    """Draw every group of ``data`` on ``ax`` as ``mode`` says; return the legend entries explaining the marks."""
+          *, share: bool, levels: list[Any], along: str) -> list[Any]:
+    """Draw every group of ``data`` on ``ax`` as ``mode`` says; return the legend entries explaining the marks
+    (``along`` names what the trend's bins divide: the x parameter, or each panel's x axis in a shared legend)."""
     has_ci = {"ci_low", "ci_high"} <= set(data.columns) and bool(
         (np.isfinite(_num(data["ci_low"])) & np.isfinite(_num(data["ci_high"]))).any())
     interval = _interval_text(level)
@@ -198,7 +202,7 @@ def _draw(ax: Axes, data: pd.DataFrame, x: str, y: str, enc: style.Encoding, mod
         bins = _trends(ax, data, x, y, enc, level, share)
         if bins:
             notes.append(Line2D([], [], color=style.INK, linewidth=2, marker="s", markersize=4,
-                                label=f"mean of cells in {bins} bins of {style.columns_title([x])},"
+                                label=f"mean of cells in {bins} bins of {along},"
                                       f"\nshaded: {_interval_text(level or DEFAULT_LEVEL)} of that mean"))
     if pd.api.types.is_integer_dtype(data[x]):
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
