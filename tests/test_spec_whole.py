@@ -123,7 +123,7 @@ def test_a_key_put_in_another_table_says_where_it_belongs(tmp_path, capsys):
     data = quick_data(tmp_path / "out")
     data["sweep"]["lineup"] = "collector"
     data["base"].update({"matches": 3, "rules.double_kemps": True, "profile.reaction.tau": 0.2})
-    data["axes"]["seed"] = [1, 2]
+    data["axes"] = {**data["axes"], "seed": [1, 2]}  # a copy: quick_data shares its default axes
     data["output"] = "elsewhere"
     found = sections(spec_error(data))
     assert found["(outside any table)"] == [
@@ -146,3 +146,9 @@ def test_a_key_put_in_another_table_says_where_it_belongs(tmp_path, capsys):
     assert found["[base]"][0].startswith("base.desing: unknown key (did you mean design, which belongs in "
                                          "[sweep]?); allowed: rules, players")
     assert found["[sweep]"][0].startswith("sweep.linup: unknown key (did you mean lineup, which belongs in [base]?)")
+
+
+def test_a_problem_of_an_axis_value_names_the_axis_as_the_spec_does(tmp_path):
+    found = sections(spec_error(quick_data(tmp_path / "out", axes={"players": [4, 6]})))
+    assert found['[axes] "players"'] == ["axes.players = 6: lineup has 2 entries for 6 players; give 1, 3 (one per "
+                                         "pair) or 6 (one per seat)"]

@@ -72,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"  precision target: each cell starts with {spec.matches} matches and adds more in rounds until "
                   f"its {spec.until_metric} {CONFIDENCE:.0%} interval has half-width <= {spec.until_ci:g}, "
                   f"at most {spec.max_matches} matches per cell")
+        if spec.compare is not None:
+            print(f"  {_compare_text(spec)}")
         for plan in plans.values():
             print(f"  {plan.cell.id}  {plan.cell.label()}")
         return 0
@@ -131,6 +133,16 @@ def _print_targets(spec: SweepSpec, done: SweepRun) -> None:
         interval = f"[{cell.ci_low:.3f}, {cell.ci_high:.3f}]" if cell.ci_low == cell.ci_low else "none"
         print(f"  {cell.cell:16}  {cell.matches:>7}  {cell.value:>6.3f}  {interval:>15}  {cell.halfwidth:>6.3f}  "
               f"{status:6}  {labels.get(cell.cell, '')}")
+
+
+def _compare_text(spec: SweepSpec) -> str:
+    """The question of the spec's [compare] table and what answers it, e.g. ``question: Does Double Kemps change
+    who wins? answered by pair 0's win_rate at rules.double_kemps = True minus False``."""
+    compare = spec.compare
+    unit = "player" if spec.game == "krepet" else "pair"
+    asked = f"question: {compare.question} " if compare.question else "comparison: "
+    return (f"{asked}answered by {unit} {compare.pair}'s {compare.metric} at {compare.by} = {compare.a!r} minus "
+            f"{compare.b!r}")
 
 
 def _design_text(spec: SweepSpec) -> str:

@@ -6,7 +6,8 @@ Designs: a grid, random or Latin-hypercube samples, and the samples of a Sobol' 
 (SALib; :mod:`kemps_sim.stats.sensitivity` computes the indices). Grids, tournaments and sensitivity designs play
 common random numbers by default: replicate r of every cell has the same seed.
 A spec with ``until_ci`` adds replicates to each cell in rounds until its metric's interval is that narrow or the
-cell reaches ``max_matches`` (:mod:`kemps_sim.sweep.targets`). A folder's summary is added up chunk by chunk
+cell reaches ``max_matches`` (:mod:`kemps_sim.sweep.targets`). A spec's optional ``[compare]`` table names the
+question it asks (:class:`CompareSpec`), which its summary answers. A folder's summary is added up chunk by chunk
 (:mod:`kemps_sim.sweep.streaming`), so it needs no more memory for a large sweep than for a small one.
 
 The names below are imported from their modules on first use, so that ``import kemps_sim.sweep`` (and the command
@@ -23,7 +24,7 @@ if TYPE_CHECKING:  # for type checkers and editors; at run time each name loads 
     from kemps_sim.sweep.executors import DaskExecutor, Executor, ProcessExecutor, SerialExecutor, make_executor
     from kemps_sim.sweep.export import export_csv
     from kemps_sim.sweep.runner import SweepRun, plan_tasks, run_sweep
-    from kemps_sim.sweep.spec import Axis, Range, SpecError, SweepSpec, read_spec, spec_from_mapping
+    from kemps_sim.sweep.spec import Axis, CompareSpec, Range, SpecError, SweepSpec, read_spec, spec_from_mapping
     from kemps_sim.sweep.store import ResultStore, SweepResults, load_results, manifest_spec
     from kemps_sim.sweep.tournament import tournament_spec
 
@@ -35,7 +36,7 @@ _EXPORTS = {
     "executors": ("DaskExecutor", "Executor", "ProcessExecutor", "SerialExecutor", "make_executor"),
     "export": ("export_csv",),
     "runner": ("SweepRun", "plan_tasks", "run_sweep"),
-    "spec": ("Axis", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_mapping"),
+    "spec": ("Axis", "CompareSpec", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_mapping"),
     "store": ("ResultStore", "SweepResults", "load_results", "manifest_spec"),
     "tournament": ("tournament_spec",),
 }
@@ -61,6 +62,7 @@ __all__ = [
     "Axis",
     "Cell",
     "CellPlan",
+    "CompareSpec",
     "DaskExecutor",
     "Executor",
     "ProcessExecutor",

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, fields
 from typing import Any
 
 from kemps_sim.engine import EngineConfig
@@ -231,48 +231,42 @@ def judged_axes(axes: tuple[Axis, ...], broken: frozenset[str]) -> tuple[Axis, .
 
 @dataclass(frozen=True)
 class CellCheck:
-    """What checking the cells found: problems as (axis name or None for the cells together, line), and the
-    numbers of pairs and the scoring rules of the cells that can be played."""
+    """What checking the cells found: problems as (axis name or None for the cells together, line), and every
+    cell that can be played with its number of sides (pairs, or Krepet's two players) and its scoring rule (None
+    for Krepet)."""
 
     problems: tuple[tuple[str | None, str], ...]
-    pairs: frozenset[int] = field(default_factory=frozenset)
-    scorings: frozenset[str] = field(default_factory=frozenset)
+    playable: tuple[tuple[Cell, int, str | None], ...] = ()
 
 
 def check_cells(spec: SweepSpec, drawable: bool = True) -> CellCheck:
     """Build every cell's plan once and return the problems found (none when every cell can be played).
 
     A spec is valid when every cell can be played. When some cannot (or the design cannot be drawn:
-    ``drawable`` False), each axis value is also tried alone on the base, so that every bad axis gets named rather
-    than only the first one each cell trips over.
+    ``drawable`` False, when the base alone stands for the cells), each axis value is also tried alone on the
+    base, so that every bad axis gets named rather than only the first one each cell trips over.
     """
     failures: dict[str, list[str]] = {}
-    playable: set[tuple[str, str]] = set()  # (axis, value) pairs seen in a cell that can be played
-    pairs: set[int] = set()
-    scorings: set[str] = set()
-
-    def plan(cell: Cell) -> None:
-        rules = plan_cell(spec, cell).rules
-        pairs.add(2 if spec.game == "krepet" else rules.pairs)
-        if spec.game == "kemps":
-            scorings.add(rules.scoring)
-
+    seen: set[tuple[str, str]] = set()  # (axis, value) pairs seen in a cell that can be played
+    playable: list[tuple[Cell, int, str | None]] = []
     for cell in design_cells(spec) if drawable else [Cell(())]:
         try:
-            plan(cell)
+            rules = plan_cell(spec, cell).rules
         except ConfigError as exc:
             failures.setdefault(str(exc), []).append(cell.label())
         else:
-            playable.update((name, repr(value)) for name, value in cell.params)
+            seen.update((name, repr(value)) for name, value in cell.params)
+            krepet = spec.game == "krepet"
+            playable.append((cell, 2 if krepet else rules.pairs, None if krepet else rules.scoring))
     if not failures and drawable:
-        return CellCheck((), frozenset(pairs), frozenset(scorings))
+        return CellCheck((), tuple(playable))
     problems: dict[tuple[str | None, str], None] = {}
     for axis in spec.axes:
         for value in _values_to_try(axis):
-            if (axis.name, repr(value)) in playable:
+            if (axis.name, repr(value)) in seen:
                 continue  # some cell plays it, so whatever fails alone is made right by another axis
             try:
-                plan(Cell(((axis.name, value),)))
+                plan_cell(spec, Cell(((axis.name, value),)))
             except ConfigError as exc:
                 text = str(exc)
                 problems.setdefault((axis.name, _axis_text(axis.name, value, text)))
@@ -287,17 +281,17 @@ def check_cells(spec: SweepSpec, drawable: bool = True) -> CellCheck:
     listed = list(problems)
     if len(listed) > MAX_CELL_PROBLEMS:
         listed = [*listed[:MAX_CELL_PROBLEMS], (None, f"... and {len(listed) - MAX_CELL_PROBLEMS} more cell problems")]
-    return CellCheck(tuple(listed), frozenset(pairs), frozenset(scorings))
+    return CellCheck(tuple(listed), tuple(playable))
 
 
 def _axis_text(name: str, value: Any, text: str) -> str:
     """A problem of one axis value, naming the axis as the spec does (``axes.NAME``): the engine's own messages
     already name the field they are about, as the axis name or a part of it."""
-    if text.startswith(f"axes.{name}"):
+    if text.startswith("axes."):
         return text
     if text.startswith(name):
         return f"axes.{text}"
-    return text if name in text else f"axes.{name} = {value!r}: {text}"
+    return f"axes.{name} = {value!r}: {text}"
 
 
 def _values_to_try(axis: Axis) -> tuple[Any, ...]:

@@ -98,6 +98,26 @@ class Axis:
 
 
 @dataclass(frozen=True)
+class CompareSpec:
+    """The question a sweep asks (its ``[compare]`` table): the difference ``a - b`` in ``metric`` between two
+    levels of the listed axis ``by``, for pair ``pair`` (Kemps) or player ``pair`` (Krepet), pooled over the other
+    axes. ``a`` and ``b`` are the axis's own levels, typed as the axis holds them; ``question`` is printed before the
+    answer. It decides no row: a spec's identity leaves it out."""
+
+    by: str
+    a: Any
+    b: Any
+    metric: str = "win_rate"
+    pair: int = 0
+    question: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The ``[compare]`` table that gives this comparison (``question`` only when there is one)."""
+        table = {"by": self.by, "a": self.a, "b": self.b, "metric": self.metric, "pair": self.pair}
+        return {"question": self.question, **table} if self.question is not None else table
+
+
+@dataclass(frozen=True)
 class SweepSpec:
     """A whole sweep, validated: build it with :func:`~kemps_sim.sweep.spec.read_spec` or
     :func:`~kemps_sim.sweep.spec.spec_from_mapping`, which check every field and every cell."""
@@ -126,6 +146,8 @@ class SweepSpec:
     #: The game the sweep plays: "kemps" or "krepet" (whose matches are games of two players, each a side of
     #: its own: the pairs table holds one row per player).
     game: str = "kemps"
+    #: The comparison the sweep's summary answers (its ``[compare]`` table), or None; not part of the identity.
+    compare: CompareSpec | None = None
 
     def base_rule_overrides(self) -> dict[str, Any]:
         """The rule knobs the base sets: its ``set`` table, and ``players``."""
@@ -148,8 +170,9 @@ class SweepSpec:
         return 2 if self.game == "krepet" else self.base_rules().pairs
 
     def identity(self) -> dict[str, Any]:
-        """What decides the rows, with defaults filled in: everything but the name, the output folder and the chunk
-        size, plus the base rules as resolved (so an edited rules file counts as a different spec)."""
+        """What decides the rows, with defaults filled in: everything but the name, the output folder, the chunk
+        size and the comparison asked (``[compare]``), plus the base rules as resolved (so an edited rules file
+        counts as a different spec)."""
         identity = {"seed": self.seed, "matches": self.matches, "design": self.design, "samples": self.samples,
                     "common_random_numbers": self.common_random_numbers,
                     "events": self.events, "base": plain_data(self.base), "base_rules": self.base_rules().as_dict(),

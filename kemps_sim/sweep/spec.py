@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import closest, did_you_mean
 from kemps_sim.sweep.checks import check_base, check_cells, judged_axes
+from kemps_sim.sweep.comparison import compare_cell_problems, parse_compare
 from kemps_sim.sweep.design import (
     DESIGNS,
     GAMES,
@@ -30,14 +32,15 @@ from kemps_sim.sweep.design import (
     PAIRED_DESIGNS,
     SENSITIVITY_DESIGNS,
     Axis,
+    CompareSpec,
     Range,
     SweepSpec,
     plain_data,
 )
-from kemps_sim.sweep.problems import AXES, BASE, SWEEP, TOP, Problems, axis_section, table_section
+from kemps_sim.sweep.problems import AXES, BASE, COMPARE, SWEEP, TOP, Problems, axis_section, table_section
 from kemps_sim.sweep.targets import DEFAULT_MAX_MATCHES, TARGET_METRICS, canonical_metric, metric_problem
 
-__all__ = ["Axis", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_mapping"]
+__all__ = ["Axis", "CompareSpec", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_mapping"]
 
 #: The keys of each table of a spec, with what each may hold.
 SWEEP_KEYS = {
@@ -72,11 +75,21 @@ BASE_KEYS = {
     "profiles": "a list of profile tables, one per pair or one per seat",
     "engine": "a table of engine settings (max_round_seconds, max_rounds, ...)",
 }
+#: The keys of the optional [compare] table: the question the sweep asks, answered at the end of its summary.
+COMPARE_KEYS = {
+    "question": "optional text, printed before the answer",
+    "by": "the swept axis the question is about, one with listed levels",
+    "a": "a level of that axis; the answer is the difference a - b",
+    "b": "another level of that axis",
+    "metric": "one of " + ", ".join(COMPARE_METRICS) + " (default: win_rate; letters only under letters scoring, "
+              "points only under points scoring; a Krepet sweep: win_rate only)",
+    "pair": "the pair (Kemps) or player (Krepet) the metric is about, a whole number (default: 0)",
+}
 RANGE_KEYS = ("low", "high", "steps", "log", "integer")
-#: The tables of a spec.
-TABLES = ("sweep", "base", "axes")
+#: The tables of a spec ([compare] is optional).
+TABLES = ("sweep", "base", "axes", "compare")
 #: The keys of each table of a spec that has fixed keys (for saying where a key put in another table belongs).
-TABLE_KEYS = {"sweep": SWEEP_KEYS, "base": BASE_KEYS}
+TABLE_KEYS = {"sweep": SWEEP_KEYS, "base": BASE_KEYS, "compare": COMPARE_KEYS}
 #: A name that looks like an axis name: what a value put there varies.
 _AXIS_NAME = re.compile(r"^(rules|profile|agent|engine)\.|^(pair|player)\d+\.")
 
@@ -113,7 +126,7 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
                 problems.add(TOP, f"{key} = {plain_data(data[key])!r}: outside any table; {home}")
             else:
                 problems.add(table_section(str(key)), f"{key}: unknown table{did_you_mean(key, TABLES)}; a spec "
-                                                      "has [sweep], [base] and [axes]")
+                                                      "has [sweep], [base], [axes] and optionally [compare]")
     sweep = _table(data, "sweep", problems)
     base = _table(data, "base", problems)
     axes_data = _table(data, "axes", problems)
@@ -132,17 +145,20 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
                  if (axis := _axis(str(key), value, design, problems)) is not None)
     if design in SENSITIVITY_DESIGNS:
         _sensitivity_axes(design, axes_data, axes, problems)
+    compare = _compare(data, axes, {str(key) for key in axes_data}, game, problems)
     samples, trajectories, levels = settings["samples"], settings["trajectories"], settings["levels"]
     drawable = design in DESIGNS and not (design in SENSITIVITY_DESIGNS and (not axes or (design == "sobol" and (
         not samples or samples & (samples - 1))) or (design == "morris" and (trajectories is None or levels is None))))
     spec = SweepSpec(**{**settings, "seed": settings["seed"] or 0, "matches": settings["matches"] or 1,
                         "design": design if design in DESIGNS else "grid"},
-                     base=dict(base), axes=axes, source=plain_data(data))
+                     base=dict(base), axes=axes, source=plain_data(data), compare=compare)
     # The cells are checked on the sound base (each broken base field left out), with the axes it can judge.
     sound = replace(spec, base=base_check.sound, axes=judged_axes(axes, base_check.broken))
     cells = check_cells(sound, drawable)
     for axis, text in cells.problems:
         problems.add(axis_section(axis) if axis is not None else AXES, text)
+    for text in compare_cell_problems(compare, game, cells.playable) if compare is not None else ():
+        problems.add(COMPARE, text)
     if spec.until_ci is not None and "rules" not in base_check.broken:
         problem = metric_problem(spec.until_metric, sound.sides())
         if problem:
@@ -206,6 +222,22 @@ def _sweep_settings(sweep: Mapping[str, Any], base: Mapping[str, Any], default_n
                 chunk=chunk or None, events=events, common_random_numbers=common,
                 second_order=second_order if design == "sobol" else False, trajectories=trajectories,
                 levels=levels, until_ci=until_ci, until_metric=until_metric, max_matches=max_matches, game=game)
+
+
+def _compare(data: Mapping[str, Any], axes: tuple[Axis, ...], given: set[str], game: str,
+             problems: Problems) -> CompareSpec | None:
+    """The comparison of the [compare] table, if the spec has one, checked against the axes and the game."""
+    if "compare" not in data:
+        return None
+    table = _table(data, "compare", problems)
+    if not isinstance(data["compare"], Mapping):
+        return None
+    _unknown_keys("compare", table, problems)
+    found: list[str] = []
+    compare = parse_compare(table, axes, given - {axis.name for axis in axes}, game, found)
+    for text in found:
+        problems.add(COMPARE, text)
+    return compare
 
 
 def _until(sweep: Mapping[str, Any], matches: int | None,

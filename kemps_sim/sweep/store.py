@@ -122,7 +122,22 @@ class ResultStore:
         elif mode == "extend":
             current = self.manifest() or {}
             self._write_manifest(spec, history=[*current.get("history", []), current.get("spec")])
+        else:
+            self._keep_question(spec)
         return mode
+
+    def _keep_question(self, spec: SweepSpec) -> None:
+        """On a resume, keep the question the spec now asks (its [compare] table, which decides no row) in the
+        manifest, so that the summary answers the spec as it stands."""
+        manifest = self.manifest() or {}
+        recorded = dict(manifest.get("spec") or {})
+        if recorded.get("compare") == spec.source.get("compare"):
+            return
+        if "compare" in spec.source:
+            recorded["compare"] = spec.source["compare"]
+        else:
+            recorded.pop("compare", None)
+        self._save_manifest({**manifest, "spec": recorded})
 
     def _write_manifest(self, spec: SweepSpec, history: list[Any]) -> None:
         self.folder.mkdir(parents=True, exist_ok=True)
