@@ -152,3 +152,27 @@ def test_a_problem_of_an_axis_value_names_the_axis_as_the_spec_does(tmp_path):
     found = sections(spec_error(quick_data(tmp_path / "out", axes={"players": [4, 6]})))
     assert found['[axes] "players"'] == ["axes.players = 6: lineup has 2 entries for 6 players; give 1, 3 (one per "
                                          "pair) or 6 (one per seat)"]
+
+
+def test_a_nan_or_infinite_level_is_refused_with_what_the_axis_allows(tmp_path, capsys):
+    path = tmp_path / "nan.toml"
+    data = quick_data(tmp_path / "out", axes={"rules.double_kemps": [False, True]})
+    path.write_text(toml_text(data) + '"profile.observer.d_fixated" = [nan, 1.0]\n')
+    assert main(["sweep", str(path), "--check"]) == 2
+    assert capsys.readouterr().err.strip().endswith(
+        "nan.toml: axes.profile.observer.d_fixated = [nan, 1.0]: nan is not an allowed level (not a number); a level "
+        "must be a number >= 0 (nothing was run or written)")
+    found = sections(spec_error(quick_data(tmp_path / "out", axes={
+        "engine.max_round_seconds": [float("-inf"), 60.0], "agent.threshold": [float("nan")],
+        "profile.reaction.tau": [float("nan"), -1.0]})))
+    assert found == {
+        '[axes] "engine.max_round_seconds"': [
+            "axes.engine.max_round_seconds = [-inf, 60.0]: -inf is not an allowed level (not finite); a level must "
+            "be a finite number of seconds > 0"],
+        '[axes] "agent.threshold"': [  # the agent takes any literal: the spec says what it needs
+            "axes.agent.threshold = [nan]: nan is not an allowed level (not a number); a level must be a finite "
+            "number"],
+        '[axes] "profile.reaction.tau"': [  # the other levels are still checked
+            "axes.profile.reaction.tau = -1.0: must be a number > 0",
+            "axes.profile.reaction.tau = [nan, -1.0]: nan is not an allowed level (not a number); a level must be a "
+            "number > 0"]}

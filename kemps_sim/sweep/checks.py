@@ -11,6 +11,7 @@ Layering: built on :mod:`kemps_sim.sweep.cells` (the planning of one cell); :mod
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
@@ -282,6 +283,22 @@ def check_cells(spec: SweepSpec, drawable: bool = True) -> CellCheck:
     if len(listed) > MAX_CELL_PROBLEMS:
         listed = [*listed[:MAX_CELL_PROBLEMS], (None, f"... and {len(listed) - MAX_CELL_PROBLEMS} more cell problems")]
     return CellCheck(tuple(listed), tuple(playable))
+
+
+def not_finite_problem(spec: SweepSpec, name: str, given: list[Any], level: float) -> str:
+    """Why the level ``level`` (nan or inf) of axis ``name`` (listed as ``given``) is refused, with what the place
+    the axis points to allows, as that place says it (a level must be a number >= 0, true or false, ...)."""
+    kind = "not a number" if math.isnan(level) else "not finite"
+    head = f"axes.{name} = {given!r}: {level!r} is not an allowed level ({kind})"
+    try:
+        plan_cell(spec, Cell(((name, level),)))
+    except ConfigError as exc:
+        text = str(exc)
+        marker = f" = {level!r}: "
+        if marker in text:
+            said = text.split(marker, 1)[1]
+            return f"{head}; a level {said}" if said.startswith("must ") else f"{head}; {said}"
+    return f"{head}; a level must be a finite number"
 
 
 def _axis_text(name: str, value: Any, text: str) -> str:

@@ -23,7 +23,7 @@ from typing import Any
 from kemps_sim.errors import ConfigError
 from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import closest, did_you_mean
-from kemps_sim.sweep.checks import check_base, check_cells, judged_axes
+from kemps_sim.sweep.checks import check_base, check_cells, judged_axes, not_finite_problem
 from kemps_sim.sweep.comparison import compare_cell_problems, parse_compare
 from kemps_sim.sweep.design import (
     DESIGNS,
@@ -141,8 +141,9 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
     base_check = check_base(base, game, frozenset(wrong_kind))
     for text in base_check.problems:
         problems.add(BASE, text)
+    not_finite: dict[str, tuple[list[Any], float]] = {}  # axes listing nan or inf: the list, the first such level
     axes = tuple(axis for key, value in axes_data.items()
-                 if (axis := _axis(str(key), value, design, problems)) is not None)
+                 if (axis := _axis(str(key), value, design, problems, not_finite)) is not None)
     if design in SENSITIVITY_DESIGNS:
         _sensitivity_axes(design, axes_data, axes, problems)
     compare = _compare(data, axes, {str(key) for key in axes_data}, game, problems)
@@ -157,6 +158,8 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
     cells = check_cells(sound, drawable)
     for axis, text in cells.problems:
         problems.add(axis_section(axis) if axis is not None else AXES, text)
+    for name, (given, level) in not_finite.items():
+        problems.add(axis_section(name), not_finite_problem(sound, name, given, level))
     for text in compare_cell_problems(compare, game, cells.playable) if compare is not None else ():
         problems.add(COMPARE, text)
     if spec.until_ci is not None and "rules" not in base_check.broken:
@@ -366,13 +369,23 @@ def _whole(table: Mapping[str, Any], field: str, key: str, default: int | None, 
     return value
 
 
-def _axis(name: str, value: Any, design: str, problems: Problems) -> Axis | None:
-    """The axis ``name`` as given, or None with its problems filed under its own section."""
+def _axis(name: str, value: Any, design: str, problems: Problems,
+          not_finite: dict[str, tuple[list[Any], float]]) -> Axis | None:
+    """The axis ``name`` as given, or None with its problems filed under its own section. A listed nan or inf is
+    put in ``not_finite`` (to be explained once the place the axis points to can say what it allows) and the axis is
+    checked without it."""
     found: list[str] = []
     if name in SWEEP_KEYS:  # none of them is a place an axis can point to
         problems.add(axis_section(name), f"axes.{name}: a setting of the sweep, not an axis; it belongs in [sweep] "
                                          f"({name}: {SWEEP_KEYS[name]})")
         return None
+    if isinstance(value, list):
+        odd = [v for v in value if isinstance(v, float) and not math.isfinite(v)]
+        if odd:
+            not_finite[name] = (value, odd[0])
+            value = [v for v in value if not (isinstance(v, float) and not math.isfinite(v))]
+            if not value:
+                return None
     axis = _parsed_axis(name, value, design, found)
     for text in found:
         problems.add(axis_section(name), text)
