@@ -11,6 +11,7 @@ from typing import Any
 
 from kemps_sim.cards import RANKS, card_name
 from kemps_sim.cli.rules import parse_overrides
+from kemps_sim.cli.seed import match_seed, say_seed
 from kemps_sim.engine import EngineConfig, simulate_match
 from kemps_sim.errors import ConfigError
 from kemps_sim.narrate import narrate, standings_text
@@ -36,7 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='agents by seat or pair, e.g. "collector,random(p_swap=0.3)" (default: collector; for '
                         'krepet one agent for both players or one each, e.g. "greedy,lookout(attention=0.9)", '
                         'default greedy)')
-    p.add_argument("--seed", type=int, default=0, help="the match seed (default 0)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="the match seed, a whole number >= 0 (default: a new seed drawn at random and printed, so "
+                        "that --seed N plays the same match again)")
     p.add_argument("--max-round-seconds", type=float, default=None, help="liveness cap per round (default 600)")
     p.add_argument("--fidgets", action="store_true",
                    help="also simulate and print every fidget, noticed or not (the engine otherwise leaves out "
@@ -61,6 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the match and print it."""
+    if args.seed is not None and args.seed < 0:
+        raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
     if args.game == "krepet":
         from kemps_sim.cli.play_krepet import run_krepet
 
@@ -69,17 +74,16 @@ def run(args: argparse.Namespace) -> int:
     if args.players is not None:
         overrides["players"] = args.players
     rules = resolve_any(args.rules, overrides).rules
-    if args.seed < 0:
-        raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
     timeline = check_timeline(args.timeline, args.round_number)
     page = None if args.html is None else html_target(args.html)
     caps = {} if args.max_round_seconds is None else {"max_round_seconds": args.max_round_seconds}
     config = EngineConfig(all_fidgets=args.fidgets, **caps)
-    result = simulate_match(rules, args.lineup or "collector", seed=args.seed, config=config)
+    result = simulate_match(rules, args.lineup or "collector", seed=match_seed(args), config=config)
     round_number = 1 if args.round_number is None else args.round_number
     played = len(result.rounds)
     if timeline is not None and round_number > played:  # known only now, but before any output
         raise ConfigError(f"--round {round_number}: the match had {played} round(s), numbered from 1 to {played}")
+    say_seed(args)
     if args.json:
         print(json.dumps(as_json(result), ensure_ascii=False))
     elif args.quiet:

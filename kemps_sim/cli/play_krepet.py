@@ -10,6 +10,7 @@ from typing import Any
 
 from kemps_sim.cards import card_name
 from kemps_sim.cli.rules import parse_overrides
+from kemps_sim.cli.seed import match_seed, say_seed
 from kemps_sim.errors import ConfigError
 
 DEFAULT_LINEUP = "greedy"
@@ -28,11 +29,10 @@ def run_krepet(args: argparse.Namespace) -> int:
             raise ConfigError(f"{flag} {value}: not used with --game krepet (two players, one game, no rounds)")
     if args.fidgets:
         raise ConfigError("--fidgets: not used with --game krepet (its watcher looks at moves, not gestures)")
-    if args.seed < 0:
-        raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
     rules = load_krepet_rules(rules_source(args.rules), **parse_overrides(args.overrides))
     page = None if args.html is None else html_target(args.html)
-    result = play_krepet(rules, args.lineup or DEFAULT_LINEUP, seed=args.seed)
+    result = play_krepet(rules, args.lineup or DEFAULT_LINEUP, seed=match_seed(args))
+    say_seed(args)
     if args.json:
         print(json.dumps(as_json(result), ensure_ascii=False))
     elif args.quiet:

@@ -1,0 +1,129 @@
+"""Small things a newcomer met: a match replayed without --seed, a card id that is no card, a Krepet lineup spoken
+of in pairs, and a cheating agent blamed on whoever decided after it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from kemps_sim import EngineConfig, simulate_match
+from kemps_sim.agent import BaseAgent
+from kemps_sim.cards import card_name
+from kemps_sim.cli import main
+from kemps_sim.errors import ConfigError
+from kemps_sim.intents import Swap, Wait
+from kemps_sim.krepet.realtime import play_krepet
+from kemps_sim.lineup import resolve_lineup
+
+# --- kemps-sim play without --seed --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["kemps", "krepet"])
+def test_play_without_a_seed_plays_a_new_match_and_says_how_to_play_it_again(capsys, game):
+    drawn = []
+    for _ in range(2):
+        assert main(["play", "--game", game, "--quiet"]) == 0
+        out = capsys.readouterr().out
+        found = re.match(r"seed (\d+) \(drawn at random; --seed \1 plays this match again\)\n", out)
+        assert found, out
+        drawn.append((int(found.group(1)), out[found.end():]))
+    assert drawn[0][0] != drawn[1][0]  # two draws of 32 bits agree once in four billion runs
+    seed, standings = drawn[0]
+    assert main(["play", "--game", game, "--quiet", "--seed", str(seed)]) == 0
+    assert capsys.readouterr().out == standings  # the printed seed plays the same match, and prints no seed line
+
+
+def test_play_without_a_seed_keeps_json_on_stdout_pure(capsys):
+    import json
+
+    assert main(["play", "--json"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert f"seed {data['seed']} (drawn at random" in captured.err
+
+
+# --- a card id that is no card ----------------------------------------------------------------------------------
+
+
+class _Palmer(BaseAgent):
+    """Asks for a card id that does not exist."""
+
+    name = "palmer"
+
+    def decide(self, obs):
+        return Swap(give=(obs.hand[0],), take=(999,)) if obs.middle else Wait()
+
+
+def test_a_swap_of_a_card_id_that_is_no_card_says_so_rather_than_naming_another_card():
+    result = simulate_match("standard", [_Palmer, "collector", "collector", "collector"], seed=1, errors="record")
+    assert result.end_reason == "agent_error"
+    assert "999 is not a card id; with 1 deck(s) card ids are 0 to 51" in result.error
+    assert "4♠'" not in result.error
+    assert card_name(999) == "<999>" and card_name(-1) == "<-1>" and card_name(103) == "A♠'"
+
+
+# --- Krepet lineups speak of players ----------------------------------------------------------------------------
+
+
+def test_a_krepet_lineup_of_the_wrong_length_speaks_of_players_not_pairs():
+    with pytest.raises(ConfigError) as info:
+        resolve_lineup("greedy,greedy,greedy", 2, game="krepet")
+    message = str(info.value)
+    assert "pair" not in message and "seat" not in message
+    assert message == ("lineup has 3 entries for Krepet's 2 players; give 1 (for both players) or 2 (one per "
+                       "player)")
+    with pytest.raises(ConfigError, match=r"give 1, 2 \(one per pair\) or 4 \(one per seat\)"):
+        resolve_lineup("collector,collector,collector", 4)
+
+
+def test_a_krepet_lineup_error_names_krepet_agents_and_krepet_examples():
+    with pytest.raises(ConfigError) as info:
+        play_krepet("wikibooks", "grdy", seed=1)
+    assert "did you mean greedy?" in str(info.value) and "collector" not in str(info.value)
+    with pytest.raises(ConfigError) as info:
+        play_krepet("wikibooks", "greedy,,greedy", seed=1)
+    assert "such as lookout(attention=0.9)" in str(info.value) and "watcher" not in str(info.value)
+    with pytest.raises(ConfigError, match=r"e\.g\. greedy\(attention=0\.9\)"):
+        play_krepet("wikibooks", "greedy(0.3)", seed=1)
+
+
+# --- a cheating agent is named, not whoever decided after it ----------------------------------------------------
+
+
+class _Cheat(BaseAgent):
+    """Swaps a hand card with a middle card by reaching into the table once, then sits still for good, so that
+    every later decision is another seat's."""
+
+    name = "cheat"
+
+    def __init__(self) -> None:
+        self.done = False
+
+    def decide(self, obs):
+        if not self.done and obs.now > 1.0:
+            self.done = True
+            hand, middle = obs._hand, obs._public.middle
+            hand[0], middle[0] = middle[0], hand[0]  # every card still in one place: no invariant breaks
+            return Wait()
+        return Wait(timeout=0.5)
+
+
+class _Duplicator(_Cheat):
+    name = "duplicator"
+
+    def decide(self, obs):
+        if not self.done and obs.now > 1.0:
+            self.done = True
+            obs._hand[0] = obs._public.middle[0]  # a card in two places: conservation breaks
+            return Wait()
+        return Wait(timeout=0.5)
+
+
+@pytest.mark.parametrize("cheat", [_Cheat, _Duplicator])
+def test_a_cheating_agent_is_caught_in_the_act_and_named(cheat):
+    lineup = ["collector", cheat, "collector", "collector"]
+    result = simulate_match("standard", lineup, seed=3, config=EngineConfig(strict=True), errors="record")
+    assert result.end_reason == "agent_error"
+    assert result.error.startswith(f"agent {cheat.name} at seat 1, round 1, t=1.")
+    assert "decide() changed the table" in result.error and "last decision by" not in result.error
