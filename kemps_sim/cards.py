@@ -40,7 +40,10 @@ def suit_of(card: int) -> int:
 
 
 def card_name(card: int) -> str:
-    """A card as people write it, e.g. ``7♠``; a second deck's copy is marked ``7♠'``."""
+    """A card as people write it, e.g. ``7♠``; a second deck's copy is marked ``7♠'``. Anything that is not a card
+    id of two decks (0-103) reads as itself in angle brackets (``<999>``), never as some other card."""
+    if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 2 * CARDS_PER_DECK:
+        return f"<{card!r}>"
     mark = "'" if card >= CARDS_PER_DECK else ""
     return f"{RANKS[rank_of(card)]}{SUITS[suit_of(card)]}{mark}"
 

@@ -14,7 +14,7 @@ from itertools import combinations
 
 import numpy as np
 
-from kemps_sim.cards import HAND_SIZE, MIDDLE_SIZE, RANK, deck, hand_text, is_four_of_a_kind
+from kemps_sim.cards import CARDS_PER_DECK, HAND_SIZE, MIDDLE_SIZE, RANK, deck, hand_text, is_four_of_a_kind
 from kemps_sim.errors import IllegalMove, KempsError
 from kemps_sim.rules import Rules
 from kemps_sim.seating import NOBODY
@@ -313,8 +313,14 @@ def swap_problem(rules: Rules, seat: int, hand: Sequence[int], middle: Sequence[
         return "under swap = 'one_for_one' exactly one card goes each way"
     elif len(give) != len(take) or len(give) not in swap_sizes(rules):
         return f"must move as many cards each way, at least one and at most {HAND_SIZE}"
+    ids = CARDS_PER_DECK * rules.decks
     for name, chosen, pool, where in (("give", give, hand, f"seat {seat}'s hand"), ("take", take, middle,
                                                                                     "the middle")):
+        strangers = [c for c in chosen if type(c) is not int or not 0 <= c < ids]
+        if strangers:
+            return (f"{name} = {tuple(chosen)!r}: {', '.join(map(repr, strangers))} "
+                    f"{'is not a card id' if len(strangers) == 1 else 'are not card ids'}; with {rules.decks} "
+                    f"deck(s) card ids are 0 to {ids - 1}")
         if len(set(chosen)) != len(chosen):
             return f"{name} = {hand_text(chosen)!r}: names a card twice"
         missing = [c for c in chosen if c not in pool]
