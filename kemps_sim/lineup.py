@@ -14,7 +14,7 @@ from typing import Any
 
 from kemps_sim.agent import Agent, BaseAgent
 from kemps_sim.errors import ConfigError
-from kemps_sim.registry import agent_info, builtin_names
+from kemps_sim.registry import agent_info, builtin_names, known_names
 from kemps_sim.seating import pair_of
 from kemps_sim.suggest import did_you_mean
 
@@ -28,6 +28,8 @@ _ENTRY = re.compile(r"^\s*([A-Za-z_][\w\-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 MAX_LINEUP_CHARS = 2000
 #: Lineup text longer than this is shortened in error messages.
 _SHOWN_CHARS = 60
+#: A parameter to show in each game's examples of a lineup entry.
+_EXAMPLE_PARAM = {"kemps": ("watcher", "threshold=0.9"), "krepet": ("lookout", "attention=0.9")}
 
 
 def _shown(text: str) -> str:
@@ -69,22 +71,24 @@ def split_lineup(text: str) -> list[str]:
     return [p.strip() for p in parts]
 
 
-def parse_entry(text: str) -> tuple[str, dict[str, Any]]:
+def parse_entry(text: str, game: str = "kemps") -> tuple[str, dict[str, Any]]:
     """``"watcher(threshold=0.9)"`` to ``("watcher", {"threshold": 0.9})``; values are Python literals.
 
-    Any other string is a one-line :class:`ConfigError` naming the entry and, where it can, the character.
+    Any other string is a one-line :class:`ConfigError` naming the entry and, where it can, the character, with
+    examples from ``game``'s agents.
     """
     text = _check_text("lineup entry", text)
     match = _ENTRY.match(text)
+    example, param = _EXAMPLE_PARAM.get(game, _EXAMPLE_PARAM["kemps"])
     if not match:
         raise ConfigError(f"lineup entry {_shown(text)}: must be NAME or NAME(param=value, ...), such as "
-                          "watcher(threshold=0.9)")
+                          f"{example}({param})")
     name, args = match.group(1), match.group(2)
     params: dict[str, Any] = {}
     if args and args.strip():
         start = match.start(2)  # where the parameters begin in ``text``, from 0
         bad = (f"lineup entry {_shown(text)}: parameters must be name=value with literal values, such as "
-               f"{name}(threshold=0.9)")
+               f"{name}({param})")
         try:
             call = ast.parse(f"f({args})", mode="eval").body
         except SyntaxError as exc:
@@ -98,9 +102,9 @@ def parse_entry(text: str) -> tuple[str, dict[str, Any]]:
                     and isinstance(node.func, ast.Name) and node.func.id == "f" and node.col_offset == 0]
             where = f" (at character {start + ends[0] - 1})" if ends and ends[0] is not None else ""
             raise ConfigError(f"lineup entry {_shown(text)}: the parameters must be one (...) after the name, "
-                              f"such as {name}(threshold=0.9), and nothing after it{where}")
+                              f"such as {name}({param}), and nothing after it{where}")
         if call.args:
-            raise ConfigError(f"lineup entry {_shown(text)}: parameters must be named, e.g. {name}(threshold=0.9) "
+            raise ConfigError(f"lineup entry {_shown(text)}: parameters must be named, e.g. {name}({param}) "
                               f"(at character {start + call.args[0].col_offset - 1})")
         for keyword in call.keywords:
             column = f"at character {start + keyword.col_offset - 1}"
@@ -149,7 +153,14 @@ def entry_text(name: str, params: dict[str, Any]) -> str:
 
 def make_factory(name: str, params: dict[str, Any], game: str = "kemps") -> AgentFactory:
     """A factory for a registered agent of ``game`` with hyperparameters, checked now rather than at the first
-    deal."""
+    deal. An unknown name is answered with ``game``'s agents (and the installed plugins' names)."""
+    known = known_names()
+    if name not in known:
+        ours = builtin_names(game)
+        plugins = [n for n in known if n not in builtin_names("kemps") + builtin_names("krepet")]
+        others = f"; plugins: {', '.join(plugins)}" if plugins else ""
+        raise ConfigError(f"lineup agent {name!r}: unknown agent{did_you_mean(name, ours + plugins)}; allowed "
+                          f"agents are {', '.join(ours)} (those that play {game}){others}")
     info = agent_info(name)
     if info.game != game:
         raise ConfigError(f"lineup agent {name!r}: plays {info.game}, not {game}; built-in {game} agents are "
@@ -177,7 +188,7 @@ def resolve_lineup(lineup: LineupLike, players: int, game: str = "kemps") -> lis
     resolved: list[tuple[str, AgentFactory]] = []
     for entry in entries:
         if isinstance(entry, str):
-            name, params = parse_entry(entry)
+            name, params = parse_entry(entry, game)
             label = entry_text(name, params)
             resolved.append((label, make_factory(name, params, game)))
         elif isinstance(entry, BaseAgent):
@@ -194,5 +205,8 @@ def resolve_lineup(lineup: LineupLike, players: int, game: str = "kemps") -> lis
         return resolved * players
     if len(resolved) == players // 2:
         return [resolved[pair_of(players, s)] for s in range(players)]
+    if game == "krepet":
+        raise ConfigError(f"lineup has {len(resolved)} entries for Krepet's {players} players; give 1 (for both "
+                          f"players) or {players} (one per player)")
     raise ConfigError(f"lineup has {len(resolved)} entries for {players} players; give 1, {players // 2} "
                       f"(one per pair) or {players} (one per seat)")
