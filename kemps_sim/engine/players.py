@@ -43,7 +43,7 @@ class Players:
         #: ``hook(seat, what, function, *args)`` calls agent code (``decide`` or an optional hook) through the match's
         #: stopwatch, so that anything it raises, or a call stuck past ``decide_timeout``, becomes an AgentError with
         #: context. Bound once: agent code is asked about a thousand times a match.
-        self.hook: Callable[..., Any] = self.watch.call
+        self.hook: Callable[..., Any] = self._strict_call if config.strict else self.watch.call
         self.tie_rng = tie_rng
         n = state.rules.players
         self.views = [Observation(s, state, kits[s].memory, profile=kits[s].profile, perceiver=kits[s].perceiver,
@@ -53,6 +53,18 @@ class Players:
         self.decisions = [0] * n  # per seat: decide() calls this round, held to config.max_decisions_per_round
         self.checker = IntentChecker(state, repertoire)
         self.tie_waiters: list[simpy.Event] = []
+
+    def _strict_call(self, seat: int, what: str, function: Callable[..., Any], *args: Any) -> Any:
+        """Under ``EngineConfig.strict``, an agent call that also checks the agent left the table as it found it:
+        a seat acts only through its intents, so one that reaches into the table (its own hand included) to move a
+        card is caught in the act and named, rather than found out later under whoever decided last."""
+        table = self.state.table
+        before = _table_snapshot(table)
+        answer = self.watch.call(seat, what, function, *args)
+        if _table_snapshot(table) != before:
+            raise self.agent_error(seat, f"{what}() changed the table (hands, middle, pack or discard) that it may "
+                                         "only look at; an agent acts only through the intents it returns")
+        return answer
 
     # Sleeping and waking ----------------------------------------------------------------------------------
     def sleep(self, seat: int, timeout: float | None) -> Alarm:
@@ -149,3 +161,9 @@ class Players:
         number = self.state.public.round_index + 1  # rounds are numbered from 1, as in the play-by-play
         return AgentError(f"agent {self.kits[seat].agent_name} at seat {seat}, round {number}, "
                           f"t={self.env.now:.3f} s, seed {self.seed}: {problem}")
+
+
+def _table_snapshot(table: Any) -> tuple[Any, ...]:
+    """Every card's place on the table, as values that agent code cannot change afterwards."""
+    return (tuple(map(tuple, table.hands)), tuple(table.middle), tuple(table.pack), tuple(table.discard),
+            tuple(table.owed))
