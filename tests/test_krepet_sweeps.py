@@ -105,3 +105,31 @@ def test_the_krepet_report_draws_its_figures_and_compares_win_rates(tmp_path, ca
     assert main(["report", folder, "--compare", "0.1", "0.9", "--by", "player1.agent.attention",
                  "--metric", "kemps_precision"]) == 2
     assert "a Krepet sweep's groups are compared on win_rate" in capsys.readouterr().err
+
+
+def test_events_true_stores_every_event_of_every_krepet_game(tmp_path):
+    from kemps_sim.krepet.events import EVENT_COLUMNS, EVENT_TYPES
+    from kemps_sim.krepet.realtime import play_krepet
+    from kemps_sim.sweep import plan_cell
+    from kemps_sim.sweep.design import design_cells
+
+    spec = spec_from_mapping(krepet_data(tmp_path / "a", matches=2, events=True, chunk=3))
+    run_sweep(spec, workers=1, progress=False)
+    results = load_results(tmp_path / "a")
+    events, matches = results["events"], results["matches"]
+    assert list(events.columns) == ["cell", "player1.agent.attention", "replicate", *EVENT_COLUMNS]
+    # Every game's events, one row per event of its trace: the matches table's count, game by game.
+    assert (matches.set_index(["cell", "seed"])["events"] == events.groupby(["cell", "seed"]).size()).all()
+    assert set(events["event"]) <= {kind.__name__ for kind in EVENT_TYPES} and "GameEnded" in set(events["event"])
+    # The rows are the game's trace: replaying one game gives the same events in the same order.
+    first = matches.iloc[0]
+    plan = plan_cell(spec, next(c for c in design_cells(spec) if c.id == first["cell"]))
+    trace = play_krepet(plan.rules, plan.lineup, plan.profiles, int(first["seed"]), config=plan.config).trace
+    rows = events[(events["cell"] == first["cell"]) & (events["seed"] == first["seed"])]
+    assert list(rows["event"]) == [type(e).__name__ for e in trace]
+    assert list(rows["time"]) == pytest.approx([e.time for e in trace])
+    # Without events = true there is no events table, and the other tables are the same either way.
+    run_sweep(spec_from_mapping(krepet_data(tmp_path / "b", matches=2)), workers=1, progress=False)
+    plain = load_results(tmp_path / "b")
+    assert "events" not in plain.tables
+    assert_same_tables({k: v for k, v in results.tables.items() if k != "events"}, dict(plain.tables))

@@ -17,6 +17,7 @@ import pandas as pd
 
 from kemps_sim.engine import simulate_match
 from kemps_sim.engine.gc_pause import fewer_collections
+from kemps_sim.krepet import events as krepet_events
 from kemps_sim.krepet import records as krepet_records
 from kemps_sim.krepet.realtime import play_krepet
 from kemps_sim.records import (
@@ -176,12 +177,14 @@ _GAMES = {
     "kemps": _Game(_play_kemps, lambda result: _match_row(result),  # looked up when called: defined below
                    {"pairs": (pairs_rows, None), "rounds": (rounds_rows, None), "calls": (calls_rows, CALLS_COLUMNS),
                     "fours": (fours_rows, FOURS_COLUMNS)}, ("events", events_rows, EVENT_COLUMNS)),
-    # Krepet's tables are small (a few hundred moves a game), so every move is kept without asking.
+    # Krepet's tables are small (a few hundred moves a game), so every move is kept without asking; the whole
+    # trace (turns, what the watcher noticed, moves cut off, the end) is the events table, as in Kemps.
     "krepet": _Game(_play_krepet, krepet_records.game_row,
                     {"pairs": (krepet_records.sides_rows, None),
                      "misses": (krepet_records.misses_rows, krepet_records.MISSES_COLUMNS),
                      "calls": (krepet_records.calls_rows, krepet_records.CALLS_COLUMNS),
-                     "moves": (krepet_records.moves_rows, krepet_records.MOVES_COLUMNS)}, None),
+                     "moves": (krepet_records.moves_rows, krepet_records.MOVES_COLUMNS)},
+                    ("events", krepet_events.events_rows, krepet_events.EVENT_COLUMNS)),
 }
 
 
