@@ -110,3 +110,47 @@ def test_a_single_panel_names_the_parameter_its_trend_is_binned_along():
     ax = metric_vs_param(sampled_frame(), x="pair1.agent.caution", group="profile.observer.d_fixated", trend=True)
     texts = [t.get_text() for t in ax.get_legend().get_texts()]
     assert any(t.startswith("mean of cells in") and "bins of pair 1 caution" in t for t in texts)
+
+
+# --- the sensitivity figure's legend --------------------------------------------------------------------------------
+
+
+def sobol_table(parameters: int) -> pd.DataFrame:
+    names = [f"pair{i % 2}.profile.observer.criterion_{i}" for i in range(parameters)]
+    table = pd.DataFrame({"parameter": names, "S1": 0.1, "S1_conf": 0.05, "ST": 0.3, "ST_conf": 0.1,
+                          "confidence": 0.95})
+    table.attrs.update(confidence=0.95, metric="pair1_won")
+    return table
+
+
+def morris_table() -> pd.DataFrame:
+    return pd.DataFrame({"parameter": ["profile.observer.d_fixated", "profile.reaction.mu"], "mu_star": [0.3, 0.1],
+                         "mu_star_conf": [0.05, 0.04], "mu": [0.2, -0.1], "sigma": [0.1, 0.2], "confidence": 0.95})
+
+
+def legend_fits(ax) -> bool:
+    """The axes' legend lies wholly inside its figure and wholly under the x label."""
+    fig = ax.figure
+    fig.draw_without_rendering()
+    legend = ax.get_legend().get_window_extent()
+    inside = (legend.x0 >= -0.5 and legend.y0 >= -0.5 and legend.x1 <= fig.bbox.width + 0.5
+              and legend.y1 <= fig.bbox.height + 0.5)
+    return inside and legend.y1 <= ax.xaxis.label.get_window_extent().y0 + 0.5
+
+
+@pytest.mark.parametrize("table", [sobol_table(1), sobol_table(4), sobol_table(14), morris_table()],
+                         ids=["one parameter", "four", "fourteen", "morris"])
+def test_the_sensitivity_legend_fits_in_its_figure(table):
+    from kemps_sim.plots import sensitivity_plot
+
+    ax = sensitivity_plot(table)
+    assert len(ax.get_legend().get_texts()) == 2 and legend_fits(ax)
+
+
+def test_the_sensitivity_legends_fit_in_a_grid_of_panels():
+    from kemps_sim.plots import sensitivity_plot
+
+    _, axes = plt.subplots(2, 2, figsize=(13, 6.2), layout="constrained")
+    for ax in axes.flat:
+        sensitivity_plot(sobol_table(4), ax=ax, title="a panel")
+    assert all(legend_fits(ax) for ax in axes.flat)

@@ -31,7 +31,7 @@ def sensitivity_plot(indices: pd.DataFrame, ax: Axes | None = None, *, title: st
         raise ConfigError("sensitivity_plot: the table has neither S1/ST (Sobol') nor mu_star (Morris) columns; "
                           "give the result of sobol_indices or morris_indices")
     names = [str(p) for p in indices["parameter"]]
-    ax = style.axes_or_new(ax, (7.0, 1.2 + 0.55 * len(names)))
+    ax = style.axes_or_new(ax, (7.0, 1.9 + 0.55 * len(names)))
     y = np.arange(len(names))
     level = indices.attrs.get("confidence", indices["confidence"].iloc[0] if "confidence" in indices else 0.95)
     if sobol:
@@ -46,16 +46,20 @@ def sensitivity_plot(indices: pd.DataFrame, ax: Axes | None = None, *, title: st
         ax.axvline(0.0, color=style.GREY, lw=0.8)
     else:
         values = indices["mu_star"].to_numpy(float)
-        ax.barh(y, values, height=0.5, color=style.color(0), label="mu* (mean absolute effect over the range)",
+        ax.barh(y, values, height=0.5, color=style.color(0), label="mu*: mean absolute effect over the range",
                 xerr=indices["mu_star_conf"].to_numpy(float), error_kw={"ecolor": style.INK, "capsize": 3, "lw": 1})
         if "sigma" in indices:
             ax.plot(indices["sigma"].to_numpy(float), y, "D", color=style.color(2), ms=6,
-                    label="sigma (how much the effect depends on the others)")
+                    label="sigma: how much the effect depends on the others")
         ax.set_xlabel("effect on the metric over each parameter's range")
     ax.set_yticks(y, names)
     ax.invert_yaxis()
     metric = indices.attrs.get("metric", "")
     ax.set_title(title if title is not None else f"Sensitivity of {metric}" if metric else "Sensitivity")
-    ax.legend(title=f"whiskers: {level:.0%} interval", loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.5 /
-              max(len(names), 1)), ncol=2, frameon=False)
+    # Under the x label, in points rather than a share of the axes' height (which would put it off a short figure
+    # or far below a tall one); side by side only when two entries fit across the axes.
+    handles = ax.get_legend_handles_labels()[0]
+    across = sum(len(h.get_label()) for h in handles) * style.CHAR_INCHES + 1.0
+    width = ax.get_position().width * ax.figure.get_figwidth()
+    style.legend_below(ax, handles, ncols=2 if across <= width else 1, title=f"whiskers: {level:.0%} interval")
     return ax

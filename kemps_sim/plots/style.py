@@ -415,17 +415,18 @@ def legend_outside(ax: Axes, handles: Sequence[Any] | None = None, title: str | 
                      ncols=1 if len(handles) <= 18 else 2, **kwargs)
 
 
-def legend_below(ax: Axes, handles: Sequence[Any], **kwargs: Any) -> Any:
+def legend_below(ax: Axes, handles: Sequence[Any], ncols: int | None = None, **kwargs: Any) -> Any:
     """A legend in a row under ``ax``, below its x label (which must be one line of flat tick labels and a label).
 
     For legends that only explain the marks, when the right-hand side holds a colour bar: they never cover data.
+    ``ncols`` defaults to a row of up to three entries. Under constrained layout the figure makes room for it.
     """
     rc = mpl.rcParams
     below = (_points(rc["xtick.labelsize"]) * 1.2 + rc["xtick.major.pad"] + rc["xtick.major.size"]
              + _points(rc["axes.labelsize"]) * 1.2 + rc["axes.labelpad"] + 6)
     shift = mpl.transforms.ScaledTranslation(0, -below / 72, ax.figure.dpi_scale_trans)
     return ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, 0.0),
-                     bbox_transform=ax.transAxes + shift, ncols=min(len(handles), 3), **kwargs)
+                     bbox_transform=ax.transAxes + shift, ncols=ncols or min(len(handles), 3), **kwargs)
 
 
 def _points(size: Any) -> float:
