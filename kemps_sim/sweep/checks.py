@@ -133,7 +133,7 @@ class _BaseChecker:
             return
         for entry in entries:
             try:
-                name, params = parse_entry(entry)
+                name, params = parse_entry(entry, self.game)
                 make_factory(name, params, self.game)
             except ConfigError as exc:
                 fail(exc)
