@@ -12,6 +12,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pytest
+from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
 
 from kemps_sim.plots import metric_facets, metric_vs_param, style
@@ -154,3 +155,26 @@ def test_the_sensitivity_legends_fit_in_a_grid_of_panels():
     for ax in axes.flat:
         sensitivity_plot(sobol_table(4), ax=ax, title="a panel")
     assert all(legend_fits(ax) for ax in axes.flat)
+
+
+# --- overlapping interval bands -------------------------------------------------------------------------------------
+
+
+def test_overlapping_bands_are_light_and_outlined_each_in_its_own_colour():
+    """Three groups whose intervals overlap almost everywhere: each band is drawn light enough for the others to
+    show through it, with an outline in its line's colour, so that every band's extent can be read off."""
+    rows = [win_row(0.3 - 0.1 * a + 0.01 * m, n=60, **{"player1.agent.attention": a,
+                                                         "player0.profile.reach.median": m})
+            for m in (0.3, 0.6, 1.2) for a in (0.1, 0.3, 0.5, 0.7, 0.9)]
+    ax = metric_vs_param(pd.DataFrame(rows), x="player1.agent.attention", group="player0.profile.reach.median")
+    lines = [line for line in ax.lines if not line.get_label().startswith("_")]
+    bands = [c for c in ax.collections if c.get_gid() == "band"]
+    assert len(lines) == len(bands) == 3
+    for line, band in zip(lines, bands, strict=True):
+        (face,), (edge,) = band.get_facecolor(), band.get_edgecolor()
+        assert face[3] <= 0.12  # three overlapping fills stay lighter than one opaque band
+        assert to_rgb(edge[:3]) == to_rgb(line.get_color()) and edge[3] >= 0.5 and band.get_linewidth()[0] > 0
+    legend = ax.get_legend()
+    shaded = next(h for h, t in zip(legend.legend_handles, legend.get_texts(), strict=True)
+                  if t.get_text().startswith("shaded"))
+    assert shaded.get_edgecolor()[3] > 0  # the legend shows the outline too

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from matplotlib.colors import to_rgba
 from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.ticker import MaxNLocator
@@ -193,7 +194,8 @@ def _draw(ax: Axes, data: pd.DataFrame, x: str, y: str, enc: style.Encoding, mod
     if mode == "lines":
         _lines(ax, parts, x, y, enc, has_ci)
         if has_ci:
-            notes.append(Patch(facecolor=style.GREY, alpha=0.35, linewidth=0, label=f"shaded: {interval}"))
+            notes.append(Patch(facecolor=to_rgba(style.GREY, 0.25), edgecolor=style.GREY, linestyle=BAND_EDGE_STYLE,
+                               linewidth=BAND_EDGE_WIDTH, label=f"shaded: {interval}"))
     else:
         _points(ax, parts, x, y, enc, has_ci)
         if has_ci:
@@ -223,9 +225,23 @@ def _lines(ax: Axes, parts: list, x: str, y: str, enc: style.Encoding, has_ci: b
         ax.plot(xs, ys, marker=enc.marker(key), markersize=4, color=colour, linestyle=enc.linestyle(key),
                 label=label)
         if has_ci:
-            low, high = _num(part["ci_low"]), _num(part["ci_high"])
-            ax.fill_between(xs, low, high, where=np.isfinite(low) & np.isfinite(high), color=colour, alpha=0.18,
-                            linewidth=0)
+            _band(ax, xs, _num(part["ci_low"]), _num(part["ci_high"]), colour)
+
+
+#: A band's fill is light, so that where bands overlap each still shows through; its dashed outline in the band's
+#: colour says which band is which (fills alone blend into one colour).
+BAND_FILL_ALPHA = 0.1
+BAND_EDGE_ALPHA = 0.85
+BAND_EDGE_STYLE = (0, (4, 2))
+BAND_EDGE_WIDTH = 0.9
+
+
+def _band(ax: Axes, xs: np.ndarray, low: np.ndarray, high: np.ndarray, colour: Any, zorder: float = 1.0) -> None:
+    """An interval band: a light fill outlined in its own colour (one artist, the fill's polygon)."""
+    known = np.isfinite(low) & np.isfinite(high)
+    ax.fill_between(xs, low, high, where=known, facecolor=to_rgba(colour, BAND_FILL_ALPHA),
+                    edgecolor=to_rgba(colour, BAND_EDGE_ALPHA), linestyle=BAND_EDGE_STYLE,
+                    linewidth=BAND_EDGE_WIDTH, zorder=zorder, gid="band")
 
 
 def _points(ax: Axes, parts: list, x: str, y: str, enc: style.Encoding, has_ci: bool) -> None:
@@ -267,7 +283,7 @@ def _trends(ax: Axes, data: pd.DataFrame, x: str, y: str, enc: style.Encoding, l
         low, high = table["ci_low"].to_numpy(), table["ci_high"].to_numpy()
         if share:
             low, high = np.clip(low, 0, 1), np.clip(high, 0, 1)
-        ax.fill_between(table["x"], low, high, color=colour, alpha=0.15, linewidth=0, zorder=4)
+        _band(ax, table["x"].to_numpy(), low, high, colour, zorder=4)
         ax.plot(table["x"], table["mean"], color=colour, linestyle=linestyle, linewidth=2.2, marker="s",
                 markersize=4, zorder=5, gid="trend")
     return most
