@@ -7,12 +7,17 @@ large, natural fidgets small and faint). A thin line runs from a gesture to ever
 when they noticed. Calls are drawn as a bar from the moment the caller began speaking to the moment the table
 heard it, with the call and how it was judged written beside it.
 
+The figure keeps the width of a page (:data:`WIDTH_INCHES`) with type large enough to read there, and the legend
+under the lanes. A round longer than :data:`ROW_SECONDS` wraps: its time line is cut into rows of equal length,
+one under the other, each with every lane.
+
 Hands are rebuilt from the trace alone: the ``Dealt`` hands, then each ``Swapped`` event's ``gave`` and ``took``
 card ids, ranked with :data:`kemps_sim.cards.RANK`.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from numbers import Integral
@@ -44,9 +49,16 @@ HAND_ROW = 0.16
 CALL_ROW = 0.0
 HAND_BASE = 0.44
 HAND_STEP = 0.13
-#: Inches of figure per lane, and the figure's width: wide enough for ~0.1 s resolution over two minutes.
-LANE_INCHES = 0.95
-WIDTH_INCHES = 14.0
+#: Inches of figure per lane, and the figure's width: that of a documentation page or a notebook cell, so that
+#: shown at that width its 8 and 9 point type reads at about 10 to 11 pixels.
+LANE_INCHES = 0.85
+WIDTH_INCHES = 8.0
+#: The longest stretch of a round one row shows (about 8 s an inch); a longer round wraps onto more rows.
+ROW_SECONDS = 60.0
+#: Inches under the lanes for the title, the time axis and the legend.
+_FRAME_INCHES = 2.6
+#: Type sizes (points): hand and gesture texts, call texts, the legend.
+_SMALL, _CALL, _LEGEND = 8, 9, 8.5
 
 _C = style.OKABE_ITO
 #: Marker, size and colour per kind of event; ``gid`` names each artist so that tests and tools can find it.
@@ -101,11 +113,13 @@ def pick_round(result: MatchResult, round_index: int) -> RoundResult:
 
 
 @style.styled
-def round_timeline(result: MatchResult, round_index: int = 0, ax: Axes | None = None) -> Axes:
+def round_timeline(result: MatchResult, round_index: int = 0, ax: Axes | None = None, *,
+                   window: tuple[float, float] | None = None, legend: bool = True, title: bool = True) -> Axes:
     """Draw one round of ``result`` (``round_index`` counts from 0) as lanes on a time axis; return the Axes.
 
-    Without ``ax`` a figure sized by :func:`timeline_size` is made. Every kind of marker is explained in a legend
-    outside the plot on the right, so that it never covers an event.
+    Without ``ax`` a figure sized by :func:`timeline_size` is made. ``window`` shows only that stretch of the
+    round, in seconds (one row of a wrapped time line). Every kind of marker is explained in a legend under the
+    plot, so that it never covers an event (``legend=False`` leaves it out, as ``title=False`` does the title).
     """
     rnd = pick_round(result, round_index)
     rules = result.rules
@@ -113,10 +127,13 @@ def round_timeline(result: MatchResult, round_index: int = 0, ax: Axes | None = 
     ax = style.axes_or_new(ax, timeline_size(n))
     order = [seat for pair in range(rules.pairs) for seat in pair_seats(n, pair)]  # partners side by side
     lane = {seat: i for i, seat in enumerate(order)}
-    span = max([rnd.end_time, *(e.time for e in rnd.trace)]) or 1.0
+    span = _span(rnd)
+    low, high = window if window is not None else (0.0, span)
 
+    pad = 0.012 * (high - low)
+    ax.set_xlim(low - pad, high + pad)  # first: where the texts go depends on it
     _lanes(ax, result, order)
-    _hands(ax, rnd, lane, n, span)
+    _hands(ax, rnd, lane, n, high - low)
     _events(ax, rnd, lane)
     _percepts(ax, rnd, lane)
     call_handles = _calls(ax, rnd, lane)
@@ -126,45 +143,73 @@ def round_timeline(result: MatchResult, round_index: int = 0, ax: Axes | None = 
     ax.axvline(rnd.end_time, color="black", linestyle="--", linewidth=1.2,
                label=f"round ends ({outcome_text(rnd.outcome.value)})", gid="round_end")
 
-    ax.set_xlim(-0.01 * span, span * 1.015)
     ax.set_ylim(n - 0.5, -0.5)
     ax.set_xlabel("time in round (s)")
     ax.set_ylabel("seat (pair, agent)")
-    signals = ", ".join(f"pair {p} {s}" for p, s in enumerate(rnd.signals))
-    ax.set_title(f"Seed {result.seed}, Round {rnd.index + 1}: "
-                 f"{outcome_text(rnd.outcome.value)} at {rnd.end_time:.1f} s\n"
-                 f"dealer seat {rnd.dealer}; signals: {signals}")
-    hand = Patch(color=style.GREY, alpha=0.35, label="hand: height = most cards of one rank (1-4)")
-    handles, _ = ax.get_legend_handles_labels()
-    ax.legend(handles=[hand, *handles, *call_handles], loc="upper left", bbox_to_anchor=(1.005, 1.0), fontsize=8,
-              borderaxespad=0.0, handlelength=1.6, labelspacing=0.7)
+    if title:
+        signals = ", ".join(f"pair {p} {s}" for p, s in enumerate(rnd.signals))
+        ax.set_title(f"Seed {result.seed}, Round {rnd.index + 1}: "
+                     f"{outcome_text(rnd.outcome.value)} at {rnd.end_time:.1f} s\n"
+                     f"dealer seat {rnd.dealer}; signals: {signals}")
+    if legend:
+        hand = Patch(color=style.GREY, alpha=0.35, label="hand: height = most cards of one rank (1-4)")
+        handles = [h for h in ax.get_legend_handles_labels()[0]]
+        style.legend_below(ax, [hand, *handles, *call_handles], ncols=2, fontsize=_LEGEND, handlelength=1.6,
+                           labelspacing=0.6, columnspacing=1.2)
     return ax
 
 
-def timeline_size(players: int) -> tuple[float, float]:
-    """Figure size in inches for a table of ``players``: a fixed width and a fixed height per lane."""
-    return (WIDTH_INCHES, 1.5 + LANE_INCHES * players)
+def _span(rnd: RoundResult) -> float:
+    return max([rnd.end_time, *(e.time for e in rnd.trace)]) or 1.0
+
+
+def timeline_rows(rnd: RoundResult) -> list[tuple[float, float]]:
+    """The stretches of a round its figure shows one under the other: one row up to :data:`ROW_SECONDS`, else
+    as many rows of equal length as it takes."""
+    span = _span(rnd)
+    rows = max(1, math.ceil(span / ROW_SECONDS))
+    return [(span * i / rows, span * (i + 1) / rows) for i in range(rows)]
+
+
+def timeline_size(players: int, rows: int = 1) -> tuple[float, float]:
+    """Figure size in inches for a table of ``players`` on ``rows`` rows: a page's width, a height per lane."""
+    return (WIDTH_INCHES, _FRAME_INCHES + rows * (0.35 + LANE_INCHES * players))
+
+
+def _draw_rows(fig: Figure, result: MatchResult, round_index: int) -> None:
+    """The round on ``fig``: one axes per row of :func:`timeline_rows`, the title over the first, the legend
+    under the last."""
+    windows = timeline_rows(pick_round(result, round_index))
+    fig.set_size_inches(*timeline_size(result.rules.players, len(windows)))
+    axes = fig.subplots(len(windows), 1, squeeze=False)[:, 0]
+    for i, (ax, window) in enumerate(zip(axes, windows, strict=True)):
+        round_timeline(result, round_index, ax=ax, window=window if len(windows) > 1 else None,
+                       legend=i == len(windows) - 1, title=i == 0)
+        if i < len(windows) - 1:
+            ax.set_xlabel("")
 
 
 @style.styled
 def timeline_figure(result: MatchResult, round_index: int = 0) -> Figure:
-    """A (pyplot) figure holding the time line of one round, sized for the number of seats."""
+    """A (pyplot) figure holding the time line of one round, sized for the number of seats and wrapped onto
+    rows when the round is long."""
     pick_round(result, round_index)  # refuse a bad round before a figure exists
     fig = style.new_figure(timeline_size(result.rules.players))
-    round_timeline(result, round_index, ax=fig.add_subplot())
+    _draw_rows(fig, result, round_index)
     return fig
 
 
 @style.styled
 def save_timeline(result: MatchResult, path: str | PathLike[str], round_index: int = 0) -> Path:
-    """Write the time line of one round as a PNG file at ``path`` and return the path.
+    """Write the time line of one round (as :func:`timeline_figure` draws it) as a PNG file at ``path`` and return
+    the path.
 
     The figure is detached from pyplot: this works without a display and leaves no open figure behind.
     """
     pick_round(result, round_index)
     path = Path(path)
     fig = style.new_figure(timeline_size(result.rules.players), detached=True)
-    round_timeline(result, round_index, ax=fig.add_subplot())
+    _draw_rows(fig, result, round_index)
     style.save(fig, path)
     return path
 
@@ -172,7 +217,7 @@ def save_timeline(result: MatchResult, path: str | PathLike[str], round_index: i
 def _lanes(ax: Axes, result: MatchResult, order: list[int]) -> None:
     """Lane labels coloured by pair, light separators, a darker one between pairs; only the x grid."""
     n = result.rules.players
-    labels = [f"seat {s} (pair {pair_of(n, s)}, {result.agents[s]})" for s in order]
+    labels = [f"seat {s}\n" + style.wrap(f"pair {pair_of(n, s)}, {result.agents[s]}", 20) for s in order]
     ax.set_yticks(range(len(order)), labels)
     for tick, seat in zip(ax.get_yticklabels(), order, strict=True):
         tick.set_color(style.color(pair_of(n, seat)))
@@ -197,12 +242,12 @@ def _hands(ax: Axes, rnd: RoundResult, lane: dict[int, int], players: int, span:
         for (start, hand), end in zip(history, times[1:], strict=True):
             text = ranks_text(hand)
             if (end - start) / seconds_per_inch >= _TEXT_PAD_INCHES + _CHAR_INCHES * len(text):
-                ax.text(start + 0.05 * seconds_per_inch, y0 - 0.02, text, fontsize=7, va="bottom", ha="left",
-                        color="#333333", zorder=2, gid="hand_text")
+                ax.text(start + 0.05 * seconds_per_inch, y0 - 0.02, text, fontsize=_SMALL, va="bottom", ha="left",
+                        color="#333333", zorder=2, gid="hand_text", clip_on=True)
 
 
-#: Rough width of one character of 7-point text, and the room kept around a hand's text, in inches.
-_CHAR_INCHES = 0.055
+#: Rough width of one character of the hands' text, and the room kept around a hand's text, in inches.
+_CHAR_INCHES = 0.063
 _TEXT_PAD_INCHES = 0.15
 
 
@@ -233,8 +278,18 @@ def _events(ax: Axes, rnd: RoundResult, lane: dict[int, int]) -> None:
             mark = dict(MARKS[kind])
             ax.plot(xs, ys, linestyle="none", zorder=_ZORDER.get(kind, 4), gid=kind, **mark)
     for x, y, gesture in named:
-        ax.annotate(gesture, (x, y), xytext=(5, 3), textcoords="offset points", fontsize=7, color="#333333",
-                    va="bottom", zorder=5)
+        ax.annotate(gesture, (x, y), xytext=(5, 3), textcoords="offset points", fontsize=_SMALL, color="#333333",
+                    va="bottom", zorder=5, annotation_clip=True)
+
+
+#: Rough width of one character of the calls' bold text, in inches.
+_BOLD_CHAR_INCHES = 0.08
+
+
+def _room_left(ax: Axes, x: float) -> float:
+    """Inches of plotting area left of time ``x`` (as the axes' limits and layout stand so far)."""
+    low, high = ax.get_xlim()
+    return (x - low) / ((high - low) or 1.0) * _axes_inches(ax)
 
 
 def _add(points: tuple[list[float], list[float]], x: float, y: float) -> None:
@@ -281,8 +336,12 @@ def _calls(ax: Axes, rnd: RoundResult, lane: dict[int, int]) -> list[Artist]:
                 label="_speech")
         ax.plot([event.time], [y], linestyle="none", marker="P", markersize=10, color=colour,
                 markerfacecolor=face, zorder=6, gid="calls", label="_call")
-        ax.annotate(text, (event.started, y), xytext=(-4, 0), textcoords="offset points", ha="right",
-                    va="center", fontsize=8, color=colour, fontweight="bold", zorder=7, gid="call_text",
+        # The words go left of the speech bar, or right of the marker where the lane has no room on the left
+        # (they would cover the seat's label).
+        left = _room_left(ax, event.started) >= _BOLD_CHAR_INCHES * len(text) + 0.1
+        ax.annotate(text, (event.started, y) if left else (event.time, y), xytext=(-4, 0) if left else (9, 0),
+                    textcoords="offset points", ha="right" if left else "left", va="center", fontsize=_CALL,
+                    color=colour, fontweight="bold", zorder=7, gid="call_text", annotation_clip=True,
                     bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": "none", "alpha": 0.85})
         used.add(key)
     return [Line2D([], [], color=colour, linewidth=3, marker="P", markersize=9, markerfacecolor=face,
