@@ -1,6 +1,7 @@
 """The README's main job shows the game: both pairs defend (call Stop Kemps) and learn (every built-in of the lineup
-reasons from the shared belief, which learns signals and honesty), and every cell of the quickstart sweep has all
-four call outcomes: right and wrong Kemps, right and wrong Stop Kemps."""
+reasons from the shared belief, which learns signals and honesty), every cell of the quickstart sweep has all
+four call outcomes: right and wrong Kemps, right and wrong Stop Kemps, and its summary fits a terminal of 100
+columns and ends with the answer to the question the spec asks."""
 
 from __future__ import annotations
 
@@ -8,16 +9,19 @@ import tomllib
 from pathlib import Path
 
 from kemps_sim import simulate_match
+from kemps_sim.cli.report import print_summary
 from kemps_sim.lineup import resolve_lineup
-from kemps_sim.sweep import load_results, run_sweep, spec_from_mapping
+from kemps_sim.sweep import CompareSpec, load_results, run_sweep, spec_from_mapping
 
 QUICKSTART = Path(__file__).resolve().parent.parent / "experiments" / "quickstart.toml"
 
 
-def test_every_quickstart_cell_shows_all_four_call_outcomes_from_two_defending_learning_pairs(tmp_path):
+def test_every_quickstart_cell_shows_all_four_call_outcomes_from_two_defending_learning_pairs(tmp_path, capsys):
     data = tomllib.loads(QUICKSTART.read_text())
     data["sweep"]["output"] = str(tmp_path / "quickstart")
     spec = spec_from_mapping(data)
+    assert spec.compare == CompareSpec("rules.double_kemps", True, False, "win_rate", 0,
+                                       "Does Double Kemps change who wins?")
     # both pairs learn: after a match, every seat's belief has learned the other pair's signal from the calls
     made = []
 
@@ -49,3 +53,13 @@ def test_every_quickstart_cell_shows_all_four_call_outcomes_from_two_defending_l
         assert not missing, (cell, missing)
         for pair in (0, 1):  # both pairs defend
             assert (stop & mine["right"] & (mine["caller_pair"] == pair)).any(), (cell, pair)
+    capsys.readouterr()
+    print_summary(tmp_path / "quickstart")
+    out = capsys.readouterr().out
+    assert max(len(line) for line in out.splitlines() if "table written to" not in line) <= 100  # but the path
+    answer = out.rstrip("\n").split("\n\n")[-1]
+    question, answer = answer.split("\n", 1)
+    answer = " ".join(answer.split())
+    assert question == "Does Double Kemps change who wins?"
+    assert answer.startswith("win_rate of pair 0 (collector) is ")
+    assert "(95% CI " in answer and " on 300 pairs of matches, p " in answer

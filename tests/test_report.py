@@ -40,10 +40,12 @@ def _p_values(text: str) -> list[str]:
 def test_the_summary_shows_the_score_of_the_scoring_rule_only(paired_folder, tmp_path, capsys):
     assert main(["report", str(paired_folder), "--csv", str(tmp_path / "s.csv")]) == 0
     out = capsys.readouterr().out
-    header = out.splitlines()[0]
-    assert "pair0_rounds_won" in header and "letters" not in header and "points" not in header
-    assert "pair0_win_rate [95% CI]" in header and "kemps_precision" in header
-    assert "Intervals are 95% confidence intervals" in out
+    table = out[:out.index("pairs: ")]
+    headers = " ".join(block.splitlines()[0] for block in table.split("\n\n"))
+    assert "p0_rounds_won" in headers and "letters" not in headers and "points" not in headers
+    assert "pair0_win_rate" in headers and "K_prec" in headers
+    assert "p0_rounds_won (CSV: pair0_rounds_won): pair 0's mean rounds won per match" in out
+    assert "intervals are 95% confidence intervals" in out
     summary = pd.read_csv(tmp_path / "s.csv")
     assert "pair0_rounds_won" in summary and not {"pair0_letters", "pair0_points"} & set(summary)
     assert (summary["ci_level"] == 0.95).all()
@@ -55,12 +57,12 @@ def test_compare_pairs_common_random_numbers_and_names_groups_and_level(paired_f
     assert main(["report", str(paired_folder), "--compare", "False", "True", "--metric", "win_rate",
                  "--confidence", "0.9"]) == 0
     out = capsys.readouterr().out
-    assert "pair0_win_rate [90% CI]" in out
+    assert "pair0_win_rate, pair1_win_rate: share of matches pair N won (co-wins count), its 90% Wilson" in out
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("win_rate of pair 0"))
     text = "\n".join(lines[start:start + 4])
     assert "by rules.double_kemps: A = False vs B = True" in text
-    assert "paired: the same 12 replicates with the same seeds in both groups" in text
+    assert "(paired: 12 pairs of matches, each pair with the same seed)" in text
     assert "A (False): " in text and "B (True): " in text and "90% CI [" in text
     assert len(_p_values(text)) == 1 and not re.search(r"p = 0(?![.\d])", text)
 
@@ -69,8 +71,8 @@ def test_compare_is_unpaired_when_cells_play_their_own_seeds(unpaired_folder, ca
     assert main(["report", str(unpaired_folder), "--compare", "False", "True", "--metric",
                  "kemps_precision"]) == 0
     out = capsys.readouterr().out
-    assert "unpaired: the groups play different matches" in out
-    assert "Rao–Scott" in out and "Kemps calls in" in out and "95% CI [" in out
+    assert "unpaired: the groups play different matches, each match a unit" in out
+    assert "Miettinen-Nurminen score test on 4 + 5 matches" in out and "Kemps calls in" in out and "95% CI [" in out
 
 
 @pytest.mark.parametrize("metric", ["letters", "points"])

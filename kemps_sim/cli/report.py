@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kemps_sim.cli.comparison import compare_text, print_answer, spec_question
 from kemps_sim.errors import ConfigError
 from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import did_you_mean
@@ -27,21 +28,6 @@ SUMMARY_CSV = "summary.csv"
 _STEM_LENGTH = 120
 #: The tables the statistics read, which get the ``rules.scoring`` column (not the large events table).
 _SCORED_TABLES = ("matches", "pairs", "rounds", "calls", "fours")
-#: What each summary column means, for the note under the printed table (only the columns shown are explained).
-_LEGEND = (
-    ("pair0_win_rate", "pairN_win_rate: share of matches pair N won (co-wins count), Wilson interval"),
-    ("kemps_precision", "kemps_precision, stop_precision: share of Kemps (Double Kemps included) and of Stop Kemps "
-                        "calls that were right"),
-    ("conversion_kemps", "conversion_kemps, conversion_stolen: share of fours of a kind called by their pair, or "
-                         "stolen by a Stop Kemps"),
-    ("kemps_right_calls", "calls K+/K-/S+/S-: right and wrong Kemps, right and wrong Stop Kemps calls (in the CSV: "
-                          "kemps_right_calls, kemps_wrong_calls, stop_right_calls, stop_wrong_calls)"),
-    ("four_to_call_median", "four_to_call_median: median seconds from four of a kind to a right Kemps call"),
-    ("pair0_letters", "pair0_letters: pair 0's mean letters per match (letters scoring)"),
-    ("pair0_points", "pair0_points: pair 0's mean points per match (points scoring)"),
-    ("pair0_rounds_won", "pair0_rounds_won: pair 0's mean rounds won per match (rounds-won scoring)"),
-)
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``report`` sub-command."""
@@ -203,14 +189,33 @@ def load_folder(folder: str | Path, skip_damaged: bool = False, tables: bool = T
 
 def print_summary(folder: str | Path, by: str | None = None, csv: str | None = None,
                   results: SweepResults | None = None, confidence: float = 0.95,
-                  tables: Mapping[str, pd.DataFrame] | None = None, skip_damaged: bool = False) -> SweepResults:
+                  tables: Mapping[str, pd.DataFrame] | None = None, skip_damaged: bool = False,
+                  question: Any = None) -> SweepResults:
     """Print a results folder's summary table, write it as CSV, and return the results (``tables``: the results'
     tables with their scoring rule, from :func:`with_scoring`, when the caller has them already).
 
     Results without tables (``load_folder(..., tables=False)``, the default here) are summarised chunk by chunk
     (:func:`kemps_sim.sweep.streaming.summarise_folder`: the same numbers, in flat memory) when the summary is
     grouped by columns every table has; grouped by another column of the pairs table, the tables are loaded.
+
+    The summary ends with the answer to the question of the spec's ``[compare]`` table (``question``, by default
+    the one of the spec in the folder's manifest), worked out from the tables its metric needs
+    (:func:`kemps_sim.cli.comparison.answer_text`).
     """
+    results = _summarise(folder, by, csv, results, confidence, tables, skip_damaged)
+    if question is None:
+        try:
+            question = spec_question(results.manifest)
+        except ConfigError as exc:
+            print(f"kemps-sim: the spec's [compare] question is not answered: {exc}", file=sys.stderr)
+    if question is not None:
+        print_answer(folder, question, confidence, skip_damaged, results)
+    return results
+
+
+def _summarise(folder: str | Path, by: str | None, csv: str | None, results: SweepResults | None,
+               confidence: float, tables: Mapping[str, pd.DataFrame] | None, skip_damaged: bool) -> SweepResults:
+    """The summary table printed and written (see :func:`print_summary`), and the results it was made from."""
     from kemps_sim import stats
     from kemps_sim.sweep.streaming import streamable, summarise_folder
 
@@ -223,14 +228,14 @@ def print_summary(folder: str | Path, by: str | None = None, csv: str | None = N
             summary = summarise_folder(folder, _by(by, results.params), confidence,
                                        _cell_scorings(results.manifest), skip_damaged)
             _warn_skipped(summary.skipped)
-            _show(summary.table, target, summary.agents, summary.matches, summary.failures, confidence)
+            _show(summary.table, target, summary.agents, summary.matches, summary.failures)
             return results
         results = load_folder(folder, skip_damaged=skip_damaged)
         _warn_skipped(results.skipped)
     columns = check_by(by, results.params, results["pairs"].columns)
     table = stats.summary_table(tables or with_scoring(results), by=columns, confidence=confidence)
     agents = {pair: tuple(names) for pair, names in results["pairs"].groupby("pair")["agents"].unique().items()}
-    _show(table, target, agents, len(results["matches"]), results.failures, confidence)
+    _show(table, target, agents, len(results["matches"]), results.failures)
     return results
 
 
@@ -269,6 +274,7 @@ def _krepet_summary(folder: str | Path, by: str | None, target: Path, results: S
     rows a game besides the moves), so they are loaded rather than streamed."""
     from kemps_sim import stats
     from kemps_sim.krepet.stats import LEGEND, krepet_summary
+    from kemps_sim.stats.summary import WIDTH, group_legend
     from kemps_sim.sweep import load_results
 
     if not results.tables:
@@ -285,16 +291,19 @@ def _krepet_summary(folder: str | Path, by: str | None, target: Path, results: S
     agents = results["pairs"].groupby("pair")["agents"].unique()
     if all(len(names) == 1 for names in agents):
         print("players: " + ", ".join(f"{p} = {names[0]}" for p, names in agents.items()))
-    print(textwrap.fill(LEGEND + f". Intervals are {100 * confidence:g}% confidence intervals.", width=118))
+    rows = group_legend(table)
+    print(textwrap.fill((f"{rows}; " if rows else "") + LEGEND
+                        + f". Intervals are {100 * confidence:g}% confidence intervals.", width=WIDTH))
     print(f"{len(results['matches'])} games" + (f", {results.failures} failed" if results.failures else "")
           + f"; {_written(target)}")
     return results
 
 
-def _show(table: pd.DataFrame, target: Path, agents: Mapping[Any, Sequence[str]], matches: int, failures: int,
-          confidence: float) -> None:
+def _show(table: pd.DataFrame, target: Path, agents: Mapping[Any, Sequence[str]], matches: int,
+          failures: int) -> None:
     """Write the summary table as CSV at ``target`` and print it with the pairs' agents, a legend and the counts."""
     from kemps_sim import stats
+    from kemps_sim.stats.summary import summary_legend
 
     if not target.parent.is_dir():
         raise ConfigError(f"--csv {str(target)!r}: the folder {str(target.parent)!r} does not exist")
@@ -302,9 +311,7 @@ def _show(table: pd.DataFrame, target: Path, agents: Mapping[Any, Sequence[str]]
     print(stats.format_summary(table))
     if all(len(names) == 1 for names in agents.values()):
         print("pairs: " + ", ".join(f"{pair} = {names[0]}" for pair, names in agents.items()))
-    level = f"{100 * confidence:g}%"
-    notes = [text for column, text in _LEGEND if column in table.columns]
-    print(textwrap.fill("; ".join(notes) + f". Intervals are {level} confidence intervals.", width=118))
+    print("\n".join(summary_legend(table)))
     print(f"{matches} matches" + (f", {failures} failed" if failures else "") + f"; {_written(target)}")
 
 
@@ -357,32 +364,6 @@ def _cell_scorings(manifest: Mapping[str, Any]) -> dict[str, str]:
         return {}
 
 
-def compare_text(results: SweepResults, by: str | None, metric: str, first: str, second: str, pair: int = 0,
-                 confidence: float = 0.95, tables: Mapping[str, pd.DataFrame] | None = None) -> str:
-    """The difference in ``metric`` between two groups of one column, as a few lines that name both groups, the
-    design (paired or not), the interval with its level and the test with its p-value."""
-    from kemps_sim import stats
-
-    columns = _by(by, results.params)
-    if len(columns) != 1:
-        raise ConfigError(f"--compare: needs one column to compare along, not {','.join(columns)}; "
-                          "give --by COLUMN")
-    column = columns[0]
-    if column not in results["matches"].columns:
-        allowed = ", ".join(c for c in results["matches"].columns if c not in ("error",))
-        raise ConfigError(f"--by {column!r}: no such column; columns are {allowed}")
-    values = results["matches"][column]
-    a, b = _typed(values, first), _typed(values, second)
-    outcome = stats.compare(tables or with_scoring(results), metric, a, b, by=column, confidence=confidence,
-                            pair=pair)
-    text = stats.format_comparison(outcome, by=column)
-    if metric in ("win_rate", "letters", "points", "rounds_won"):
-        agents = results["pairs"].loc[results["pairs"]["pair"] == pair, "agents"].unique()
-        who = f"pair {pair}" + (f" ({agents[0]})" if len(agents) == 1 else "")
-        text = text.replace(f"{metric} by {column}:", f"{metric} of {who} by {column}:", 1)
-    return text
-
-
 def _by(by: str | None, params: tuple[str, ...]) -> list[str]:
     if by:
         return [c.strip() for c in by.split(",") if c.strip()]
@@ -398,21 +379,3 @@ def check_by(by: str | None, params: tuple[str, ...], columns: Iterable[str]) ->
             raise ConfigError(f"--by {column!r}: no such column; group by the swept parameters "
                               f"({', '.join(params) or 'none'}), cell, or a column of the pairs table")
     return chosen
-
-
-def _typed(column, text: str):
-    """The value of the column that reads as ``text`` (so ``--compare True False`` finds booleans, ``1`` 1.0)."""
-    for value in column.drop_duplicates():
-        if str(value) == text or _same_number(value, text):
-            return value
-    listed = ", ".join(sorted(str(v) for v in column.drop_duplicates()))
-    raise ConfigError(f"--compare {text!r}: no such group; groups are {listed}")
-
-
-def _same_number(value, text: str) -> bool:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return False
-    try:
-        return float(text) == float(value)
-    except ValueError:
-        return False

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +30,33 @@ _SHARE = re.compile(r"(win_rate|precision|conversion|_share)")
 #: How many calls of each outcome: right and wrong Kemps (Double Kemps included), right and wrong Stop Kemps.
 _CALL_COUNTS = ("kemps_right_calls", "kemps_wrong_calls", "stop_right_calls", "stop_wrong_calls")
 #: The printed table shows the four counts as one column, ``right/wrong Kemps / right/wrong Stop Kemps``.
-CALLS_HEADER = "calls K+/K-/S+/S-"
+CALLS_HEADER = "K+/K-/S+/S-"
+#: How wide the printed summary may be: a terminal of 100 columns.
+WIDTH = 100
+#: The printed labels of the summary columns whose names are too wide to print (the CSV keeps the names).
+LABELS = {"rounds_per_match": "rounds", "kemps_precision": "K_prec", "stop_precision": "S_prec",
+          "conversion_kemps": "conv_K", "conversion_stolen": "stolen", "four_to_call_median": "t_call",
+          "pair0_letters": "p0_letters", "pair0_points": "p0_points", "pair0_rounds_won": "p0_rounds_won"}
+#: What the printed columns mean, for :func:`summary_legend` (pairN_win_rate is explained for every N there).
+_EXPLAINED = (
+    (("matches",), "matches played"),
+    (("failures",), "of them, matches that ended in an agent error or a crash"),
+    (("rounds_per_match",), "mean rounds per match"),
+    (("kemps_precision", "stop_precision"), "share of Kemps calls (Double Kemps included) and of Stop Kemps calls "
+                                            "that were right"),
+    (("conversion_kemps", "conversion_stolen"), "share of fours of a kind called by their own pair, and stolen by "
+                                                "a Stop Kemps of the other pair"),
+    (_CALL_COUNTS, "right and wrong Kemps calls, right and wrong Stop Kemps calls (counts)"),
+    (("four_to_call_median",), "median seconds from four of a kind to a right Kemps call"),
+    (("pair0_letters",), "pair 0's mean letters per match (letters scoring); letters are penalties, fewer is better"),
+    (("pair0_points",), "pair 0's mean points per match (points scoring); more is better"),
+    (("pair0_rounds_won",), "pair 0's mean rounds won per match (rounds-won scoring); more is better"),
+)
+_WIN_RATE = re.compile(r"pair\d+_win_rate")
+#: The first part of a parameter's name that says only where its value goes, left out of a printed label.
+_WHERE = ("rules", "engine", "profile", "agent")
+_WHOSE = re.compile(r"(pair|player)\d+")
+_GAP = "  "
 
 
 def summary_table(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell",),
@@ -172,38 +199,143 @@ def _lookup(long: pd.DataFrame, by: tuple[str, ...], column: str) -> dict[tuple[
     return out
 
 
-def format_summary(summary: pd.DataFrame) -> str:
-    """A fixed-width text rendering of ``summary_table``, headed by the same column names.
+def format_summary(summary: pd.DataFrame, width: int | None = WIDTH) -> str:
+    """A fixed-width text rendering of ``summary_table`` (or of a Krepet summary) that fits ``width`` columns.
 
-    An estimate with interval columns prints as ``0.52 [0.45, 0.59]`` under a header that states the level
-    (``pair0_win_rate [95% CI]``, from the ``ci_level`` column, which is not printed itself); shares have two
-    decimals, other numbers two or three significant decimals, missing values print as ``-``, and the four call
-    counts as one column ``calls K+/K-/S+/S-``."""
-    shown: dict[str, list[str]] = {}
+    Each group is a row, headed by its grouping columns (``rules.double_kemps`` printed as ``double_kemps``: see
+    :func:`group_label`); the statistics follow under short labels without spaces (:data:`LABELS`; the CSV keeps
+    the full names, and :func:`summary_legend` explains every label). An estimate with interval columns prints as
+    ``0.52 [0.45, 0.59]``; shares have two decimals, other numbers two or three significant decimals, missing
+    values print as ``-``, and the four call counts as one column ``K+/K-/S+/S-``. When the columns are wider than
+    ``width`` they are printed in blocks, one under the other, each headed by the grouping columns again (or, when
+    those take half the width, by a group number keyed in the first blocks). ``width=None`` prints one block.
+    """
+    groups, statistics = _printed_columns(summary)
+    if width is not None and groups and _width(groups) > width // 2:
+        number = _Column("#", [str(i + 1) for i in range(len(summary))])
+        blocks = [*_blocks([number], groups, width), *_blocks([number], statistics, width)]
+        return "\n\n".join(_render([number, *block]) for block in blocks)
+    return "\n\n".join(_render([*groups, *block]) for block in _blocks(groups, statistics, width))
+
+
+def summary_legend(summary: pd.DataFrame, width: int = WIDTH) -> list[str]:
+    """What every column :func:`format_summary` prints means, as lines of at most ``width`` characters (one entry
+    per kind of column, its continuation lines indented): the grouping columns, the counts, the estimates (with
+    the intervals' level) and the scores, with the CSV's name of every column printed under a short label."""
+    columns = [str(c) for c in summary.columns]
     level = _level(summary)
-    skip: set[str] = {"ci_level"}
+    entries: list[tuple[int, str]] = [(0, text) for text in [group_legend(summary)] if text]
+    for explained, text in _EXPLAINED:
+        present = [c for c in explained if c in columns]
+        if not present or (explained == _CALL_COUNTS and len(present) < len(explained)):
+            continue
+        labels = [CALLS_HEADER] if explained == _CALL_COUNTS else [LABELS.get(c, c) for c in present]
+        renamed = [c for c in present if LABELS.get(c, c) != c or explained == _CALL_COUNTS]
+        names = f" (CSV: {', '.join(renamed)})" if renamed else ""
+        entries.append((columns.index(present[0]), f"{', '.join(labels)}{names}: {text}"))
+    wins = [c for c in columns if _WIN_RATE.fullmatch(c)]
+    if wins:
+        entries.append((columns.index(wins[0]), f"{', '.join(wins)}: share of matches pair N won (co-wins count), "
+                                                f"its {level + ' ' if level else ''}Wilson interval in brackets"))
+    lines = [text for _, text in sorted(entries, key=lambda entry: entry[0])]
+    lines.append("'-': nothing to measure (no call or four of a kind of that kind, or a score of another rule)"
+                 + (f"; intervals are {level} confidence intervals" if level else ""))
+    return [wrapped for line in lines for wrapped in textwrap.wrap(line, width, subsequent_indent="  ")]
+
+
+def group_legend(summary: pd.DataFrame) -> str | None:
+    """What the rows are: ``one row per double_kemps = rules.double_kemps, ...`` (None without grouping columns)."""
+    groups = group_columns(summary)
+    if not groups:
+        return None
+    labels = [group_label(column, groups) for column in groups]
+    return "one row per " + ", ".join(f"{label} = {column}" if label != column else column
+                                      for label, column in zip(labels, groups, strict=True))
+
+
+def group_columns(summary: pd.DataFrame) -> list[str]:
+    """The grouping columns of a summary: those before its count of matches (``matches``, or ``games``)."""
+    columns = [str(c) for c in summary.columns]
+    first = next((i for i, c in enumerate(columns) if c in ("matches", "games")), 0)
+    return columns[:first]
+
+
+def group_label(column: str, columns: Sequence[str] = ()) -> str:
+    """A grouping column's printed label: its name without the part that only says where the value goes
+    (``rules.``, ``engine.``, ``profile.``, ``agent.``; ``pair1.agent.caution`` keeps whose parameter it is as
+    ``pair1.caution``), or the whole name when that would print two of ``columns`` alike."""
+    def short(name: str) -> str:
+        parts = name.split(".")
+        if len(parts) > 1 and parts[0] in _WHERE:
+            parts = parts[1:]
+        elif len(parts) > 2 and _WHOSE.fullmatch(parts[0]) and parts[1] in _WHERE:
+            parts = [parts[0], *parts[2:]]
+        return ".".join(parts)
+
+    label = short(column)
+    clash = [other for other in columns if other != column and short(other) == label]
+    return column if clash or label in LABELS.values() else label
+
+
+@dataclass(frozen=True)
+class _Column:
+    label: str
+    values: list[str]
+
+    @property
+    def width(self) -> int:
+        return max([len(self.label), *map(len, self.values)])
+
+
+def _printed_columns(summary: pd.DataFrame) -> tuple[list[_Column], list[_Column]]:
+    """The grouping columns and the statistics, each as its printed label and values."""
+    groups = group_columns(summary)
+    skip: set[str] = {"ci_level", *groups}
+    statistics = []
     for column in summary.columns:
         name = str(column)
         if name in skip:
             continue
         if name in _CALL_COUNTS:
             if name == _CALL_COUNTS[0] and all(c in summary.columns for c in _CALL_COUNTS):
-                shown[CALLS_HEADER] = ["/".join(str(int(summary[c].iloc[i])) for c in _CALL_COUNTS)
-                                       for i in range(len(summary))]
+                statistics.append(_Column(CALLS_HEADER, ["/".join(str(int(summary[c].iloc[i])) for c in _CALL_COUNTS)
+                                                         for i in range(len(summary))]))
             elif not all(c in summary.columns for c in _CALL_COUNTS):
-                shown[name] = _format_column(summary[column], share=False)
+                statistics.append(_Column(name, _format_column(summary[column], share=False)))
             continue
         low, high = (f"{name}{suffix}" for suffix in _CI)
         if low in summary.columns and high in summary.columns:
             skip.update((low, high))
             decimals = 2 if _SHARE.search(name) else 3
-            shown[f"{name} [{level} CI]" if level else name] = [
+            statistics.append(_Column(LABELS.get(name, name), [
                 "-" if _blank(v) else f"{v:.{decimals}f} [{_fixed(lo, decimals)}, {_fixed(hi, decimals)}]"
-                for v, lo, hi in zip(summary[name], summary[low], summary[high], strict=True)]
+                for v, lo, hi in zip(summary[name], summary[low], summary[high], strict=True)]))
         else:
-            shown[name] = _format_column(summary[column], share=bool(_SHARE.search(name)))
-    text = pd.DataFrame(shown, index=summary.index, columns=list(shown))
-    return text.to_string(index=False)
+            statistics.append(_Column(LABELS.get(name, name),
+                                      _format_column(summary[column], share=bool(_SHARE.search(name)))))
+    labelled = [_Column(group_label(c, groups), _format_column(summary[c], share=False)) for c in groups]
+    return labelled, statistics
+
+
+def _width(columns: Sequence[_Column]) -> int:
+    return sum(c.width for c in columns) + len(_GAP) * max(0, len(columns) - 1)
+
+
+def _blocks(head: list[_Column], statistics: list[_Column], width: int | None) -> list[list[_Column]]:
+    """The statistics in order, as few to a block as keep each block (after the ``head`` columns) within ``width``
+    (a single column wider than that gets a block of its own)."""
+    blocks: list[list[_Column]] = [[]]
+    for column in statistics:
+        if width is not None and blocks[-1] and _width([*head, *blocks[-1], column]) > width:
+            blocks.append([])
+        blocks[-1].append(column)
+    return blocks
+
+
+def _render(columns: Sequence[_Column]) -> str:
+    """The columns side by side, each right-aligned to its widest cell under its label."""
+    rows = zip(*([c.label, *c.values] for c in columns), strict=True)
+    return "\n".join(_GAP.join(cell.rjust(c.width) for cell, c in zip(row, columns, strict=True)) for row in rows)
 
 
 def _level(summary: pd.DataFrame) -> str:
