@@ -4,6 +4,7 @@ builds with MkDocs in strict mode (every warning, including a broken internal li
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import inspect
 import os
 import re
@@ -63,9 +64,9 @@ def test_the_reference_covers_the_public_api_and_every_item_has_a_docstring():
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def built(tmp_path_factory) -> tuple[Path, str]:
     """The site built once for this module, strictly, with the notebooks rendered but not run again here
-    (tests/test_notebooks.py runs each of them)."""
+    (tests/test_notebooks.py runs each of them), and what the build said."""
     try:
         import mkdocs  # noqa: F401
     except ImportError:
@@ -78,7 +79,58 @@ def site(tmp_path_factory) -> Path:
     done = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(folder)],
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
     assert done.returncode == 0, done.stderr[-4000:]
-    return folder
+    return folder, done.stderr
+
+
+@pytest.fixture(scope="module")
+def site(built) -> Path:
+    return built[0]
+
+
+NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("*.ipynb"))
+
+
+def test_the_build_says_what_it_does_with_the_notebooks(built):
+    said = built[1]
+    assert f"notebooks: {len(NOTEBOOKS)} rendered without running them (KEMPS_DOCS_EXECUTE=false)" in said
+    assert [name for name in NOTEBOOKS if f"notebooks/{name} done in " not in said] == []
+
+
+def load_hooks():
+    spec = importlib.util.spec_from_file_location("kemps_docs_hooks", ROOT / "scripts" / "mkdocs_hooks.py")
+    hooks = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hooks)
+    return hooks
+
+
+def test_run_notebooks_are_kept_by_size_and_code_apart_from_unrun_ones(monkeypatch, tmp_path):
+    """A build that does not run the notebooks (the test suite's) must not evict the pages a build ran, and a
+    page run by older code or at another size must never be served as current."""
+    pytest.importorskip("mkdocs")
+    from mkdocs.config import load_config
+
+    hooks = load_hooks()
+
+    def cache_dir(execute: str, size: str) -> Path:
+        monkeypatch.setenv("KEMPS_DOCS_EXECUTE", execute)
+        monkeypatch.setenv("KEMPS_NOTEBOOK_SIZE", size)
+        config = load_config(str(ROOT / "mkdocs.yml"))
+        plugin = config.plugins["mkdocs-jupyter"]
+        plugin.config["cache_dir"] = str(tmp_path / "cache")
+        hooks.on_config(config)
+        return Path(plugin.config["cache_dir"])
+
+    unrun, small, full = cache_dir("false", "small"), cache_dir("true", "small"), cache_dir("true", "full")
+    assert len({unrun, small, full}) == 3 and all(p.parent == tmp_path / "cache" for p in (unrun, small, full))
+    assert small.name == f"run-small-{hooks.code_fingerprint()}"
+    # the fingerprint follows the code: a changed file gives another one
+    code = tmp_path / "repo"
+    (code / "kemps_sim").mkdir(parents=True)
+    (code / "kemps_sim" / "rules.py").write_text("A = 1\n")
+    monkeypatch.setattr(hooks, "ROOT", code)
+    before = hooks.code_fingerprint()
+    (code / "kemps_sim" / "rules.py").write_text("A = 2\n")
+    assert hooks.code_fingerprint() != before
 
 
 def test_the_site_builds_strictly(site):
