@@ -127,3 +127,24 @@ def test_a_cheating_agent_is_caught_in_the_act_and_named(cheat):
     assert result.end_reason == "agent_error"
     assert result.error.startswith(f"agent {cheat.name} at seat 1, round 1, t=1.")
     assert "decide() changed the table" in result.error and "last decision by" not in result.error
+
+
+# --- empty tables keep their key columns' types -------------------------------------------------------------------
+
+
+def test_a_table_without_rows_stores_its_keys_as_a_full_one_does(tmp_path):
+    import pyarrow.parquet as pq
+
+    from kemps_sim.sweep import load_results, run_sweep, spec_from_mapping
+    from tests.sweeps import quick_data
+
+    data = quick_data(tmp_path / "out", matches=2)
+    data["base"]["engine"] = {"max_round_seconds": 0.2, "max_rounds": 1}  # too short for a four or a call
+    run_sweep(spec_from_mapping(data), workers=1, progress=False)
+    results = load_results(tmp_path / "out")
+    assert results["calls"].empty and not results["pairs"].empty
+    files = {name: sorted((tmp_path / "out" / name).glob("*.parquet")) for name in ("calls", "pairs")}
+    empty, full = (pq.read_schema(files[name][0]) for name in ("calls", "pairs"))
+    for key in ("cell", "rules.double_kemps", "profile.observer.d_fixated", "replicate", "seed"):
+        assert empty.field(key).type == full.field(key).type, key
+    assert str(empty.field("cell").type) != "double" and str(empty.field("seed").type) == "int64"

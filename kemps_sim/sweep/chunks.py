@@ -207,10 +207,15 @@ def _crashed(task: Task, error: str) -> dict:
 
 
 def _frame(rows: list[dict], lead: dict, columns: list[str] | None) -> pd.DataFrame:
-    """One table of a chunk from its rows. With no rows it still has the lead's and the table's columns, as
-    untyped (``object``) columns: the shape one match's empty table had when tables were built match by match."""
+    """One table of a chunk from its rows. With no rows it still has the lead's and the table's columns: the lead
+    (cell, parameters, replicate) typed as its values are and ``seed`` as a whole number, so that the keys of an
+    empty table are stored as they are in a full one (not as doubles); the table's own columns stay untyped
+    (``object``), the shape one match's empty table had when tables were built match by match."""
     if rows:
         return pd.DataFrame(rows, columns=[*lead, *columns] if columns is not None else None)
     empty = pd.DataFrame(columns=columns) if columns is not None else pd.DataFrame()
-    front = pd.DataFrame({key: [] for key in lead}, index=empty.index)
+    if "seed" in empty.columns:
+        empty["seed"] = empty["seed"].astype("int64")
+    front = pd.DataFrame({key: pd.Series([], dtype=pd.Series([value]).dtype) for key, value in lead.items()},
+                         index=empty.index)
     return pd.concat([front, empty], axis=1)
