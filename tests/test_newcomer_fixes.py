@@ -148,3 +148,21 @@ def test_a_table_without_rows_stores_its_keys_as_a_full_one_does(tmp_path):
     for key in ("cell", "rules.double_kemps", "profile.observer.d_fixated", "replicate", "seed"):
         assert empty.field(key).type == full.field(key).type, key
     assert str(empty.field("cell").type) != "double" and str(empty.field("seed").type) == "int64"
+
+
+# --- kemps-sim play --html --seat N -------------------------------------------------------------------------------
+
+
+def test_play_writes_one_seats_page_with_seat(tmp_path, capsys):
+    from kemps_sim.replay.page import page_html
+
+    target = tmp_path / "seat1.html"
+    assert main(["play", "--seed", "1", "--quiet", "--html", str(target), "--seat", "1"]) == 0
+    assert f"replay page written to {target} (what seat 1 knows)" in capsys.readouterr().out
+    # The page is the seat's own (what the replay tests check for leaks), not the page of every hand.
+    result = simulate_match("standard", "collector", seed=1)
+    assert target.read_text(encoding="utf-8") == page_html(result, 1) != page_html(result, None)
+    for argv, message in ((["play", "--seat", "1"], "--seat 1: only used with --html FILE.html"),
+                          (["play", "--html", str(target), "--seat", "4"], "--seat 4: not a seat of this match"),
+                          (["play", "--game", "krepet", "--html", str(target), "--seat", "0"], "played open")):
+        assert main(argv) == 2 and message in capsys.readouterr().err

@@ -16,7 +16,7 @@ from kemps_sim.engine import EngineConfig, simulate_match
 from kemps_sim.errors import ConfigError
 from kemps_sim.narrate import narrate, standings_text
 from kemps_sim.presets import preset_names, resolve_any
-from kemps_sim.replay.target import html_target
+from kemps_sim.replay.target import html_seat, html_target
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="also draw one round as a time line (lanes per seat) into this PNG file")
     p.add_argument("--html", default=None, metavar="FILE.html",
                    help="also write the match as a self-contained replay page to watch in a browser (offline)")
+    p.add_argument("--seat", type=int, default=None, metavar="N",
+                   help="with --html: a page of what seat N knows and nothing more (its own hand, the gestures it "
+                        "noticed, what the whole table saw)")
     p.add_argument("--round", dest="round_number", type=int, default=None, metavar="N",
                    help="the round --timeline draws, numbered from 1 as in the play-by-play (\"Round 1\") and in "
                         "the JSON's \"round\" field (default 1)")
@@ -76,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     rules = resolve_any(args.rules, overrides).rules
     timeline = check_timeline(args.timeline, args.round_number)
     page = None if args.html is None else html_target(args.html)
+    seat = html_seat(args.seat, rules.players)
+    if seat is not None and page is None:
+        raise ConfigError(f"--seat {seat}: only used with --html FILE.html")
     caps = {} if args.max_round_seconds is None else {"max_round_seconds": args.max_round_seconds}
     config = EngineConfig(all_fidgets=args.fidgets, **caps)
     result = simulate_match(rules, args.lineup or "collector", seed=match_seed(args), config=config)
@@ -98,8 +104,9 @@ def run(args: argparse.Namespace) -> int:
     if page is not None:
         from kemps_sim.replay import write_html  # deferred: only this option needs it
 
-        write_html(result, page)
-        print(f"replay page written to {page}", file=sys.stderr if args.json else sys.stdout)
+        write_html(result, page, seat=seat)
+        whose = "" if seat is None else f" (what seat {seat} knows)"
+        print(f"replay page written to {page}{whose}", file=sys.stderr if args.json else sys.stdout)
     return 0
 
 

@@ -27,6 +27,8 @@ def run_krepet(args: argparse.Namespace) -> int:
                         ("--max-round-seconds", args.max_round_seconds)):
         if value is not None:
             raise ConfigError(f"{flag} {value}: not used with --game krepet (two players, one game, no rounds)")
+    if args.seat is not None:
+        raise ConfigError(f"--seat {args.seat}: a Krepet game is played open, so a page has no one player's view")
     if args.fidgets:
         raise ConfigError("--fidgets: not used with --game krepet (its watcher looks at moves, not gestures)")
     rules = load_krepet_rules(rules_source(args.rules), **parse_overrides(args.overrides))
