@@ -178,3 +178,12 @@ def test_overlapping_bands_are_light_and_outlined_each_in_its_own_colour():
     shaded = next(h for h, t in zip(legend.legend_handles, legend.get_texts(), strict=True)
                   if t.get_text().startswith("shaded"))
     assert shaded.get_edgecolor()[3] > 0  # the legend shows the outline too
+
+
+def test_the_sensitivity_figure_names_parameters_as_every_figure_does():
+    from kemps_sim.plots import sensitivity_plot
+
+    table = sobol_table(2).assign(parameter=["pair1.agent.caution", "profile.reaction.mu"])
+    ax = sensitivity_plot(table)
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["pair 1 caution", "reaction.mu"]
+    assert sensitivity_plot(table, legend=False).get_legend() is None

@@ -23,14 +23,19 @@ if TYPE_CHECKING:
 
 
 @style.styled
-def sensitivity_plot(indices: pd.DataFrame, ax: Axes | None = None, *, title: str | None = None) -> Axes:
-    """Horizontal bars of Sobol' (S1, ST) or Morris (mu*) indices per parameter, with their intervals."""
+def sensitivity_plot(indices: pd.DataFrame, ax: Axes | None = None, *, title: str | None = None,
+                     legend: bool = True) -> Axes:
+    """Horizontal bars of Sobol' (S1, ST) or Morris (mu*) indices per parameter, with their intervals.
+
+    Parameters are named as every figure names them (:func:`kemps_sim.plots.style.param_label`). The legend goes
+    under the x label; ``legend=False`` leaves it out (for a grid of panels sharing one).
+    """
     style.require(indices, "sensitivity_plot", ["parameter"])
     sobol = {"S1", "ST"} <= set(indices.columns)
     if not sobol and "mu_star" not in indices.columns:
         raise ConfigError("sensitivity_plot: the table has neither S1/ST (Sobol') nor mu_star (Morris) columns; "
                           "give the result of sobol_indices or morris_indices")
-    names = [str(p) for p in indices["parameter"]]
+    names = style.param_labels([str(p) for p in indices["parameter"]])
     ax = style.axes_or_new(ax, (7.0, 1.9 + 0.55 * len(names)))
     y = np.arange(len(names))
     level = indices.attrs.get("confidence", indices["confidence"].iloc[0] if "confidence" in indices else 0.95)
@@ -58,6 +63,8 @@ def sensitivity_plot(indices: pd.DataFrame, ax: Axes | None = None, *, title: st
     ax.set_title(title if title is not None else f"Sensitivity of {metric}" if metric else "Sensitivity")
     # Under the x label, in points rather than a share of the axes' height (which would put it off a short figure
     # or far below a tall one); side by side only when two entries fit across the axes.
+    if not legend:
+        return ax
     handles = ax.get_legend_handles_labels()[0]
     across = sum(len(h.get_label()) for h in handles) * style.CHAR_INCHES + 1.0
     width = ax.get_position().width * ax.figure.get_figwidth()
