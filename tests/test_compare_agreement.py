@@ -49,8 +49,11 @@ def _design(seed: int, replicates: int, second_levels: int, crn: bool, edge: flo
                                   "four_to_call": float(rng.exponential(1.0 + base + edge * x))})
                 for _ in range(int(rng.integers(0, 4))):
                     fours.append({**keys, "fate": str(rng.choice(FATES, p=[0.5, 0.3, 0.15, 0.05]))})
+    keys = list(matches[0])
+    columns = {"matches": keys, "pairs": [*keys, "pair", "agents", "won", "letters", "points", "rounds_won", "rounds"],
+               "calls": [*keys, "call", "right", "four_to_call"], "fours": [*keys, "fate"]}
     frames = {"matches": matches, "pairs": pairs, "calls": calls, "fours": fours}
-    return {name: pd.DataFrame(rows, columns=None if rows else list(matches[0])) for name, rows in frames.items()}
+    return {name: pd.DataFrame(rows, columns=columns[name]) for name, rows in frames.items()}
 
 
 def _agrees(result, confidence: float) -> None:
@@ -70,8 +73,9 @@ _NUMBER = r"[+-]?(?:\d+\.?\d*(?:e[+-]?\d+)?|inf)"
 def _printed_agrees(text: str, confidence: float) -> None:
     """The printed interval and p-value tell the same story as the numbers."""
     alpha = alpha_of(confidence)
-    interval = re.search(rf"CI \[({_NUMBER}), ({_NUMBER})\]", text)
+    interval = re.search(rf"CI\s+\[({_NUMBER}),\s+({_NUMBER})\]", text)
     p = re.search(r"p (=|<) (\S+?)\)?$", text.splitlines()[-1])
+    assert max(map(len, text.splitlines())) <= 100
     if interval is None or p is None:
         assert "n/a" in text or "p not defined" in text, text
         return
@@ -116,13 +120,13 @@ def test_groups_pooled_over_another_axis_pair_match_by_match():
     favour_a = int((won[1] & ~won[0]).sum())
     favour_b = int((won[0] & ~won[1]).sum())
     assert result.statistic == pytest.approx((favour_a - favour_b) / math.sqrt(favour_a + favour_b))
-    text = format_comparison(result, by="x")
+    text = " ".join(format_comparison(result, by="x").split())  # the text is wrapped to 100 columns
     assert "paired: 60 pairs of matches, each pair with the same seed and y" in text
     assert "McNemar's test on 60 pairs of matches" in text
     # Told not to match on y, the same groups pair by replicate: 30 units of two matches each.
     coarse = compare(tables, "win_rate", 1, 0, by="x", within=())
     assert coarse.pairing == "replicate" and coarse.n_pairs == 30 and coarse.test == "paired_ttest"
-    assert "paired by replicate: 30 replicates" in format_comparison(coarse, by="x")
+    assert "paired by replicate: 30 replicates" in " ".join(format_comparison(coarse, by="x").split())
 
 
 def test_the_dual_pairs_agree_at_their_edges():

@@ -60,7 +60,9 @@ def test_compare_pairs_common_random_numbers_and_names_groups_and_level(paired_f
     assert "pair0_win_rate, pair1_win_rate: share of matches pair N won (co-wins count), its 90% Wilson" in out
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("win_rate of pair 0"))
-    text = "\n".join(lines[start:start + 4])
+    block = lines[start:next(i for i in range(start, len(lines)) if "p = " in lines[i] or "p < " in lines[i]) + 1]
+    assert max(map(len, block)) <= 100  # wrapped to 100 columns
+    text = " ".join(" ".join(block).split())
     assert "by rules.double_kemps: A = False vs B = True" in text
     assert "(paired: 12 pairs of matches, each pair with the same seed)" in text
     assert "A (False): " in text and "B (True): " in text and "90% CI [" in text
@@ -70,7 +72,7 @@ def test_compare_pairs_common_random_numbers_and_names_groups_and_level(paired_f
 def test_compare_is_unpaired_when_cells_play_their_own_seeds(unpaired_folder, capsys):
     assert main(["report", str(unpaired_folder), "--compare", "False", "True", "--metric",
                  "kemps_precision"]) == 0
-    out = capsys.readouterr().out
+    out = " ".join(capsys.readouterr().out.split())  # the comparison is wrapped to 100 columns
     assert "unpaired: the groups play different matches, each match a unit" in out
     assert "Miettinen-Nurminen score test on 4 + 5 matches" in out and "Kemps calls in" in out and "95% CI [" in out
 

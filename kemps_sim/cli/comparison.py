@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kemps_sim.cli.folder import game_of, grouping, with_scoring
 from kemps_sim.errors import ConfigError
 
 if TYPE_CHECKING:
@@ -26,9 +27,7 @@ def compare_text(results: SweepResults, by: str | None, metric: str, first: str,
     """The difference in ``metric`` between two groups of one column (``first`` and ``second`` as typed on the
     command line), as a few lines that name both groups, the design (paired or not), the interval with its level
     and the test with its p-value."""
-    from kemps_sim.cli.report import _by
-
-    columns = _by(by, results.params)
+    columns = grouping(by, results.params)
     if len(columns) != 1:
         raise ConfigError(f"--compare: needs one column to compare along, not {','.join(columns)}; "
                           "give --by COLUMN")
@@ -46,10 +45,7 @@ def comparison_text(results: SweepResults, column: str, metric: str, a: Any, b: 
     from kemps_sim import stats
 
     outcome, who = _compared(results, column, metric, a, b, pair, confidence, tables)
-    text = stats.format_comparison(outcome, by=column)
-    if who:
-        text = text.replace(f"{metric} by {column}:", f"{metric} of {who} by {column}:", 1)
-    return text
+    return stats.format_comparison(outcome, by=column, who=who or "")
 
 
 def _compared(results: SweepResults, column: str, metric: str, a: Any, b: Any, pair: int, confidence: float,
@@ -57,7 +53,6 @@ def _compared(results: SweepResults, column: str, metric: str, a: Any, b: Any, p
     """The comparison (a match paired with its twin of the other group: the same seed and the same other swept
     parameters) and whose metric it is."""
     from kemps_sim import stats
-    from kemps_sim.cli.report import with_scoring
 
     outcome = stats.compare(tables or with_scoring(results), metric, a, b, by=column, confidence=confidence,
                             pair=pair, within=[param for param in results.params if param != column])
@@ -131,8 +126,6 @@ def check_column(results: SweepResults, column: str, where: str) -> None:
 def _who(results: SweepResults, metric: str, pair: int) -> str | None:
     """Whose metric it is, ``pair 0 (collector)`` or, in a Krepet sweep, ``player 1 (lookout)``; None for a metric
     of everyone's calls or fours."""
-    from kemps_sim.cli.report import game_of
-
     if metric not in PAIR_METRICS:
         return None
     agents = results["pairs"].loc[results["pairs"]["pair"] == pair, "agents"].unique()

@@ -9,11 +9,12 @@ import re
 import sys
 import textwrap
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kemps_sim.cli.comparison import compare_text, print_answer, spec_question
+from kemps_sim.cli.folder import cell_scorings, check_by, game_of, grouping, with_scoring
 from kemps_sim.errors import ConfigError
 from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import did_you_mean
@@ -26,8 +27,6 @@ if TYPE_CHECKING:  # pandas and the store load when a folder is read, not for --
 SUMMARY_CSV = "summary.csv"
 #: The longest part of a grouped summary's file name made of its column names (file names stop at 255 bytes).
 _STEM_LENGTH = 120
-#: The tables the statistics read, which get the ``rules.scoring`` column (not the large events table).
-_SCORED_TABLES = ("matches", "pairs", "rounds", "calls", "fours")
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``report`` sub-command."""
@@ -220,13 +219,13 @@ def _summarise(folder: str | Path, by: str | None, csv: str | None, results: Swe
     from kemps_sim.sweep.streaming import streamable, summarise_folder
 
     results = results or load_folder(folder, tables=False)
-    target = Path(csv) if csv else Path(folder) / summary_csv_name(_by(by, results.params), results.params)
+    target = Path(csv) if csv else Path(folder) / summary_csv_name(grouping(by, results.params), results.params)
     if game_of(results.manifest) == "krepet":
         return _krepet_summary(folder, by, target, results, confidence, skip_damaged)
     if not results.tables:
-        if streamable(_by(by, results.params), results.params):
-            summary = summarise_folder(folder, _by(by, results.params), confidence,
-                                       _cell_scorings(results.manifest), skip_damaged)
+        if streamable(grouping(by, results.params), results.params):
+            summary = summarise_folder(folder, grouping(by, results.params), confidence,
+                                       cell_scorings(results.manifest), skip_damaged)
             _warn_skipped(summary.skipped)
             _show(summary.table, target, summary.agents, summary.matches, summary.failures)
             return results
@@ -248,7 +247,7 @@ def summary_csv_name(columns: Sequence[str], params: tuple[str, ...]) -> str:
     name that had to be changed or shortened gets eight hex digits of the columns' hash, so that two groupings
     never share a file and any column name gives a plain file name.
     """
-    if list(columns) == _by(None, params):
+    if list(columns) == grouping(None, params):
         return SUMMARY_CSV
     parts = [re.sub(r"[^A-Za-z0-9._-]+", "-", column).strip(".-") or "column" for column in columns]
     stem = "+".join(parts)
@@ -256,12 +255,6 @@ def summary_csv_name(columns: Sequence[str], params: tuple[str, ...]) -> str:
         digest = hashlib.sha256("\0".join(columns).encode()).hexdigest()[:8]
         stem = f"{stem[:_STEM_LENGTH]}-{digest}"
     return f"summary_by_{stem}.csv"
-
-
-def game_of(manifest: Mapping[str, Any]) -> str:
-    """The game a results folder's sweep played (its spec's ``sweep.game``; Kemps if none is named)."""
-    sweep = (manifest.get("spec") or {}).get("sweep") or {}
-    return str(sweep.get("game", "kemps"))
 
 
 #: The tables a Krepet summary reads (its moves table is not needed).
@@ -329,53 +322,3 @@ def _warn_skipped(skipped: Mapping[str, str]) -> None:
         print(f"kemps-sim report: skipped {count} damaged chunk{'s' if count != 1 else ''} "
               f"({'; '.join(skipped.values())}); the summary covers the sound chunks only; resume the "
               "sweep to recompute them", file=sys.stderr)
-
-
-def with_scoring(results: SweepResults) -> dict[str, pd.DataFrame]:
-    """The results' tables, each with the scoring rule of its row's cell in a ``rules.scoring`` column.
-
-    The rule is read from the sweep's spec (every cell planned again), so that a metric the rule does not score is
-    refused and the summary shows the rule's own score. A table that already has the column (a swept
-    ``rules.scoring`` axis) is left as it is, and a spec that cannot be planned any more leaves the statistics to
-    tell the rule from the scores themselves.
-    """
-    from kemps_sim.stats import SCORING_COLUMN
-
-    tables = dict(results.tables)
-    if any(SCORING_COLUMN in table.columns for table in tables.values()):
-        return tables
-    rules = _cell_scorings(results.manifest)
-    if not rules:
-        return tables
-    return {name: table.assign(**{SCORING_COLUMN: table["cell"].map(rules)})
-            if name in _SCORED_TABLES and "cell" in table.columns else table for name, table in tables.items()}
-
-
-def _cell_scorings(manifest: Mapping[str, Any]) -> dict[str, str]:
-    """The scoring rule of every cell of the manifest's spec, by cell id (empty if the spec cannot be planned)."""
-    from kemps_sim.sweep import plan_cells, spec_from_mapping
-
-    if game_of(manifest) != "kemps":  # Krepet has no scoring rule
-        return {}
-    try:
-        spec = spec_from_mapping(manifest["spec"])
-        return {plan.cell.id: str(plan.rules.scoring) for plan in plan_cells(spec)}
-    except (ConfigError, KeyError, TypeError, ValueError):
-        return {}
-
-
-def _by(by: str | None, params: tuple[str, ...]) -> list[str]:
-    if by:
-        return [c.strip() for c in by.split(",") if c.strip()]
-    return list(params) or ["cell"]
-
-
-def check_by(by: str | None, params: tuple[str, ...], columns: Iterable[str]) -> list[str]:
-    """The ``--by`` columns (default: the swept parameters, else the cell), each checked to exist."""
-    chosen = _by(by, params)
-    known = list(columns)
-    for column in chosen:
-        if column not in known:
-            raise ConfigError(f"--by {column!r}: no such column; group by the swept parameters "
-                              f"({', '.join(params) or 'none'}), cell, or a column of the pairs table")
-    return chosen

@@ -22,6 +22,7 @@ comes from.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
@@ -31,8 +32,6 @@ import pandas as pd
 from kemps_sim.errors import ConfigError
 from kemps_sim.results import FATES
 from kemps_sim.stats._clusters import (
-    MATCH,
-    UNIT_COLUMNS,
     unit_columns,
     unpaired_ratio_difference,
     with_matches,
@@ -52,6 +51,8 @@ from kemps_sim.stats._scoring import MIXED, SCORING_COLUMN, group_scorings
 from kemps_sim.stats.rates import KEMPS_CALLS
 from kemps_sim.suggest import did_you_mean
 
+#: Stands for a space that wrapping must not break at, until the text is wrapped.
+_UNBROKEN = "\u00a0"
 #: A p-value below this prints as ``p < 1e-6``.
 P_FLOOR = 1e-6
 #: What each test is called in a sentence, and the interval that inverts it.
@@ -190,10 +191,10 @@ def compare(tables: Mapping[str, pd.DataFrame], metric: str, a: Any, b: Any, by:
     ``matches`` table, else ``pairs``, else the metric's table), as common random numbers make them; True insists
     (an error if they are not pairable), False compares them as independent. Paired, the unit is a pair of matches
     with the same seed and the same values of the ``within`` columns (the other swept parameters: by default
-    ``tables.params`` of a :class:`~kemps_sim.sweep.SweepResults`, else every column that is constant within each
-    cell), or, when the groups cannot be matched match by match, a replicate. Everything comes from the units
-    (``se`` is the standard error of the mean per-unit difference, a linearised ratio for shares of calls, so 0
-    for two identical cells):
+    ``tables.params`` of a :class:`~kemps_sim.sweep.SweepResults`, else the columns a sweep's tables put between
+    ``cell`` and ``replicate``), or, when the groups cannot be matched match by match, a replicate. Everything
+    comes from the units (``se`` is the standard error of the mean per-unit difference, a linearised ratio for
+    shares of calls, so 0 for two identical cells):
 
     - ``win_rate`` of matched matches: McNemar's asymptotic test and Tango's score interval, which inverts it;
     - shares of calls and fours, and win rates of replicates: the paired t-test on the linearised units and its
@@ -330,27 +331,32 @@ def _test_units(result: Comparison) -> str:
     return f"{result.matches_a} + {result.matches_b} matches"
 
 
-def format_comparison(result: Comparison, by: str | Sequence[str] = "cell") -> str:
-    """A comparison as four lines: the metric, both groups and the design (its unit and how many); each group's
-    value and what it rests on; the difference with its interval (level and method said) and the test with its
-    p-value and the units it counted. The interval is the test inverted, so they always agree."""
+def format_comparison(result: Comparison, by: str | Sequence[str] = "cell", who: str = "", width: int = 100) -> str:
+    """A comparison as four statements, each wrapped to ``width`` columns: the metric (``who``: whose it is, such as
+    "pair 0 (collector)"), both groups and the design (its unit and how many); each group's value and what it
+    rests on; the difference with its interval (level and method said) and the test with its p-value and the units
+    it counted. The interval is the test inverted, so they always agree."""
     column = ", ".join(as_by(by))
     level = f"{100 * result.confidence:g}%"
-    lines = [f"{result.metric} by {column}: A = {result.a!r} vs B = {result.b!r} ({design_text(result)})"]
+    of = f" of {who}" if who else ""
+    lines = [f"{result.metric}{of} by {column}: A = {result.a!r} vs B = {result.b!r} ({design_text(result)})"]
     for label, value, n, matches in (("A", result.value_a, result.n_a, result.matches_a),
                                      ("B", result.value_b, result.n_b, result.matches_b)):
         where = f" in {matches} matches" if result.unit != "matches" and matches else ""
         lines.append(f"  {label} ({getattr(result, label.lower())!r}): {_number(value)} "
                      f"(n = {n} {result.unit}{where})")
+    keep = str.maketrans(" ", _UNBROKEN)  # numbers stay with what they are: "CI [a, b]", "p = x" on one line
     interval = f"{level} CI [{_number(result.ci_low, signed=True)}, {_number(result.ci_high, signed=True)}]"
+    interval = interval.translate(keep)
     method = INTERVAL_NAMES.get(result.test)
     interval += f" ({method})" if method else ""
     if not math.isnan(result.se):
         interval += f", SE {_number(result.se)}"
     lines.append(f"  A - B = {_number(result.difference, signed=True)}, {interval}; "
                  f"{TEST_NAMES.get(result.test, result.test)} on {_test_units(result)}: "
-                 f"{format_p(result.p_value, alpha_of(result.confidence))}")
-    return "\n".join(lines)
+                 + format_p(result.p_value, alpha_of(result.confidence)).translate(keep))
+    return "\n".join(textwrap.fill(line, width, subsequent_indent="      ", break_long_words=False,
+                                   break_on_hyphens=False).replace(_UNBROKEN, " ") for line in lines)
 
 
 def comparison_sentence(result: Comparison, by: str | Sequence[str] = "cell", who: str = "") -> str:
@@ -429,13 +435,15 @@ def _paired_fields(pairing: _Pairing | None) -> dict[str, Any]:
             "matched_on": pairing.matched_on}
 
 
-def _cell_constants(source: pd.DataFrame, exclude: Sequence[str]) -> tuple[str, ...]:
-    """The columns whose value is the same throughout each cell (the cell's parameters), other than ``exclude``."""
-    if "cell" not in source.columns or not len(source):
+def _cell_parameters(source: pd.DataFrame, exclude: Sequence[str]) -> tuple[str, ...]:
+    """The cell's parameters, as a sweep's tables lay them out: the columns between ``cell`` and ``replicate``
+    whose value is the same throughout each cell, other than ``exclude``."""
+    columns = list(source.columns)
+    if "cell" not in columns or "replicate" not in columns or not len(source):
         return ()
-    candidates = [c for c in source.columns if c not in exclude and c != MATCH]
-    spread = source.groupby("cell", sort=False)[candidates].nunique(dropna=False)
-    return tuple(c for c in candidates if (spread[c] <= 1).all())
+    lead = [c for c in columns[columns.index("cell") + 1:columns.index("replicate")] if c not in exclude]
+    spread = source.groupby("cell", sort=False)[lead].nunique(dropna=False)
+    return tuple(c for c in lead if (spread[c] <= 1).all())
 
 
 def _same_values(rows: list[pd.DataFrame | None], column: str) -> bool:
@@ -463,7 +471,7 @@ def _pairing(tables: Mapping[str, pd.DataFrame], metric_table: str, by: tuple[st
     The sets are read from the ``matches`` table when there is one (it lists every match, also one that left no
     row in the metric's table), else the ``pairs`` table, else the metric's own table; the metric's table must
     have the same unit columns, or its rows could not be matched to the units. The finest pairing is tried first:
-    the seed together with every ``within`` column (default: each column constant within cells) whose values are
+    the seed together with every ``within`` column (default: the cell's parameters) whose values are
     the same set in both groups, so a match meets the match of the other group that differs from it only in
     ``by``; failing that, the replicate.
     """
@@ -479,7 +487,7 @@ def _pairing(tables: Mapping[str, pd.DataFrame], metric_table: str, by: tuple[st
         groups = split(source, by)
         rows = [groups.get(key) for _, key in (first, second)]
         if within is None:
-            within = _cell_constants(source, (*by, "cell", SCORING_COLUMN, *UNIT_COLUMNS))
+            within = _cell_parameters(source, (*by, SCORING_COLUMN))
         shared = tuple(c for c in within if c not in by and c not in base and c in source.columns
                        and c in own.columns and _same_values(rows, c))
         for columns in dict.fromkeys(((*base, *shared), base)):

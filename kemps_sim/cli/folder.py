@@ -1,0 +1,74 @@
+"""What a results folder's summary and comparisons share: the game its sweep played, how its rows are grouped
+(``--by``), and its tables with each row's scoring rule."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from kemps_sim.errors import ConfigError
+
+if TYPE_CHECKING:  # pandas and the store load when a folder is read, not for --help
+    import pandas as pd
+
+    from kemps_sim.sweep import SweepResults
+
+#: The tables the statistics read, which get the ``rules.scoring`` column (not the large events table).
+SCORED_TABLES = ("matches", "pairs", "rounds", "calls", "fours")
+
+
+def game_of(manifest: Mapping[str, Any]) -> str:
+    """The game a results folder's sweep played (its spec's ``sweep.game``; Kemps if none is named)."""
+    sweep = (manifest.get("spec") or {}).get("sweep") or {}
+    return str(sweep.get("game", "kemps"))
+
+
+def with_scoring(results: SweepResults) -> dict[str, pd.DataFrame]:
+    """The results' tables, each with the scoring rule of its row's cell in a ``rules.scoring`` column.
+
+    The rule is read from the sweep's spec (every cell planned again), so that a metric the rule does not score is
+    refused and the summary shows the rule's own score. A table that already has the column (a swept
+    ``rules.scoring`` axis) is left as it is, and a spec that cannot be planned any more leaves the statistics to
+    tell the rule from the scores themselves.
+    """
+    from kemps_sim.stats import SCORING_COLUMN
+
+    tables = dict(results.tables)
+    if any(SCORING_COLUMN in table.columns for table in tables.values()):
+        return tables
+    rules = cell_scorings(results.manifest)
+    if not rules:
+        return tables
+    return {name: table.assign(**{SCORING_COLUMN: table["cell"].map(rules)})
+            if name in SCORED_TABLES and "cell" in table.columns else table for name, table in tables.items()}
+
+
+def cell_scorings(manifest: Mapping[str, Any]) -> dict[str, str]:
+    """The scoring rule of every cell of the manifest's spec, by cell id (empty if the spec cannot be planned)."""
+    from kemps_sim.sweep import plan_cells, spec_from_mapping
+
+    if game_of(manifest) != "kemps":  # Krepet has no scoring rule
+        return {}
+    try:
+        spec = spec_from_mapping(manifest["spec"])
+        return {plan.cell.id: str(plan.rules.scoring) for plan in plan_cells(spec)}
+    except (ConfigError, KeyError, TypeError, ValueError):
+        return {}
+
+
+def grouping(by: str | None, params: tuple[str, ...]) -> list[str]:
+    """The ``--by`` columns as given (comma-separated), else the swept parameters, else the cell."""
+    if by:
+        return [c.strip() for c in by.split(",") if c.strip()]
+    return list(params) or ["cell"]
+
+
+def check_by(by: str | None, params: tuple[str, ...], columns: Iterable[str]) -> list[str]:
+    """The ``--by`` columns (default: the swept parameters, else the cell), each checked to exist."""
+    chosen = grouping(by, params)
+    known = list(columns)
+    for column in chosen:
+        if column not in known:
+            raise ConfigError(f"--by {column!r}: no such column; group by the swept parameters "
+                              f"({', '.join(params) or 'none'}), cell, or a column of the pairs table")
+    return chosen
