@@ -3,6 +3,8 @@ on every executor, the report summarises what the tables hold, and bad specs are
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -43,6 +45,11 @@ def test_the_krepet_report_summarises_what_the_tables_hold(tmp_path, capsys):
     assert max(len(line) for line in out.splitlines() if "table written to" not in line) <= 100
     assert "players:" not in out  # player 1's entry differs between cells, so no one name per player
     assert "12 games; table written to" in out
+    # The legend explains every printed column (a name with its player number written N).
+    legend = " ".join(out[out.index("one row per"):].split())
+    printed = {name for block in out[:out.index("one row per")].split("\n\n") for name in block.split("\n")[0].split()}
+    for name in printed - {"player1.attention", "[95%", "CI]"}:
+        assert re.sub(r"player\d", "playerN", name) + ":" in legend or name + "," in legend, name
     results = load_results(tmp_path / "out")
     table = krepet_summary(results.tables, by=["player1.agent.attention"])
     for _, row in table.iterrows():

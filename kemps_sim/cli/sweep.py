@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
 from typing import TYPE_CHECKING
 
 from kemps_sim.errors import ConfigError
@@ -82,9 +83,10 @@ def run(args: argparse.Namespace) -> int:
     done = run_sweep(spec, output=args.output, workers=workers, scheduler=args.scheduler, chunk=args.chunk,
                      extend=args.extend, progress=not args.no_progress)
     rate = f" at {done.ran / done.seconds:.1f} matches/s" if done.ran and done.seconds > 0 else ""
-    print(f"{done.folder}: {done.already_done + done.ran} of {done.planned} matches stored "
-          f"({done.ran} run now on {done.executor}{rate}; {done.already_done} already there)"
-          + (f"; {done.failures} failed (see the matches table's error column)" if done.failures else ""))
+    print(textwrap.fill(f"{done.folder}: {done.already_done + done.ran} of {done.planned} matches stored "
+                        f"({done.ran} run now on {done.executor}{rate}; {done.already_done} already there)"
+                        + (f"; {done.failures} failed (see the matches table's error column)" if done.failures
+                           else ""), 100, break_long_words=False, break_on_hyphens=False))
     if done.quarantined:
         print(f"{done.quarantined} damaged chunk{'s' if done.quarantined != 1 else ''} moved into "
               f"{done.folder / QUARANTINE} and run again")

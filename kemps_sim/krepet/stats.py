@@ -78,7 +78,9 @@ def _in(table: pd.DataFrame, by: Sequence[str], key: tuple) -> pd.DataFrame:
 
 
 #: What each column means, for the note under the printed table.
-LEGEND = ("playerN_win_rate: share of games player N won (Wilson interval); draw_share: both stuck with equal cards; "
+LEGEND = ("games: games played; timeouts: of them, games stopped at the time cap; "
+          "playerN_win_rate: share of games player N won (Wilson interval); draw_share: both stuck with equal cards; "
           "playerN_misses: callable misses per game; playerN_caught_share: share of them the opponent caught "
           "(interval clustered by game); false_alarms, too_late: wrong calls per game; latency_median: seconds "
-          "from the first miss caught to the call heard; minutes_median: simulated minutes per game")
+          "from the first miss caught to the call heard; moves: moves per game, both players'; "
+          "minutes_median: simulated minutes per game")
