@@ -38,6 +38,11 @@ def test_notebook_runs_top_to_bottom(path, tmp_path, monkeypatch):
     printed = [out.get("text", "") for cell in notebook.cells for out in cell.get("outputs", [])
                if out.get("output_type") == "stream"]
     assert any(text.startswith("In this run") for text in printed), "the notebook never says what its run showed"
+    if path.stem == "06_sensitivity":  # at the small size every index is noise, and the notebook says so
+        said = next(text for text in printed if text.startswith("In this run"))
+        assert said.count("indices are noise") == 3, said
+        intro = notebook.cells[0].source
+        assert "its indices are noise" in intro and "1,000 matches" in intro
     images = [out for cell in notebook.cells for out in cell.get("outputs", [])
               if "image/png" in out.get("data", {})]
     assert images, "the notebook drew no figure"
