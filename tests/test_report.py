@@ -134,9 +134,11 @@ def test_sensitivity_indices_of_a_sobol_sweep_are_printed_written_and_drawn(tmp_
     out = capsys.readouterr().out
     assert "Sobol' indices of duration" in out and "95% bootstrap interval" in out
     # four base samples cannot give readable indices: the report says why, one line each, and the N it needs
-    warning = out[out.index("warning: these indices do not mean anything yet:"):].splitlines()
-    assert warning[1].startswith("  S1 of ") or warning[1].startswith("  ST of ")
-    assert any(line.startswith("  N = 4 is too small: half-widths shrink like 1/sqrt(N)") and "samples = " in line
+    block = out[out.index("warning: these indices do not mean anything yet:"):out.index("indices written to")]
+    assert max(map(len, block.splitlines())) <= 100  # each problem wrapped, its own lines indented under it
+    warning = [" ".join(item.split()) for item in re.split(r"\n  (?! )", block)]  # one item per problem
+    assert warning[1].startswith("S1 of ") or warning[1].startswith("ST of ")
+    assert any(line.startswith("N = 4 is too small: half-widths shrink like 1/sqrt(N)") and "samples = " in line
                for line in warning)
     indices = pd.read_csv(folder / "sensitivity.csv")
     assert list(indices["parameter"]) == ["profile.observer.d_fixated", "profile.fidget_scale"]

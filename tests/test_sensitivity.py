@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import warnings
 
 import numpy as np
@@ -251,3 +252,32 @@ def test_a_small_sensitivity_sweep_of_real_matches_says_it_is_too_small(tmp_path
         found = sobol_indices(tmp_path / "sobol", metric="duration")
     assert found.attrs["problems"] and found.attrs["suggested_size"] > 4
     assert found.attrs["suggested_size"] & (found.attrs["suggested_size"] - 1) == 0  # a power of 2
+
+
+def noisy(spec, fn, matches: int, sd: float, seed: int = 3) -> pd.DataFrame:
+    """The toy function at every cell plus independent normal noise of ``sd`` on each of ``matches`` matches."""
+    rng = np.random.default_rng(seed)
+    rows = []
+    for cell in design_cells(spec):
+        values = cell.as_dict()
+        mean = fn(*(values[name] for name in TOY_AXES))
+        rows += [{"cell": cell.id, "y": mean + rng.normal(0, sd)} for _ in range(matches)]
+    return pd.DataFrame(rows)
+
+
+def test_points_that_differ_mostly_by_the_luck_of_their_matches_are_said_to_and_more_matches_suggested():
+    spec = toy_spec("sobol", samples=256)
+    linear = lambda a, b, c: 4 * a + 2 * b  # noqa: E731
+    # Between-point variance of the function: 16/12 + 4/12 = 5/3. Match noise of sd 3 over 10 matches: 0.9 a point,
+    # a luck share of about 0.9 / (5/3 + 0.9) = 0.35, so 10 x 0.35 x 0.9 / (0.65 x 0.1) = 49 matches bring it to 10%.
+    with pytest.warns(SensitivityWarning, match="is the luck of their 10 matches each"):
+        found = sobol_indices(noisy(spec, linear, 10, 3.0), spec, "y")
+    line = next(p for p in found.attrs["problems"] if "luck" in p)
+    share, needed = re.search(r"(\d+)% of the variance.* about (\d+) matches a point", line).groups()
+    assert abs(int(share) - 35) <= 4 and 40 <= int(needed) <= 60
+    # The same function with a tenth of that noise: the luck share is under 1%, nothing is said of it.
+    quiet = sobol_indices(noisy(spec, linear, 10, 0.3), spec, "y")
+    assert not any("luck" in p for p in quiet.attrs["problems"])
+    # Pure noise: the points differ no more than their luck would make them.
+    with pytest.warns(SensitivityWarning, match="differ no more than the luck"):
+        sobol_indices(noisy(spec, lambda a, b, c: 0.0, 10, 1.0), spec, "y")

@@ -163,7 +163,8 @@ def format_sensitivity(indices: pd.DataFrame) -> str:
     text = shown.to_string(index=False, float_format=lambda v: f"{v:.3f}") + "\n" + textwrap.fill(note + tail, 100)
     problems = [*indices.attrs.get("problems", ()), *filter(None, [indices.attrs.get("suggestion")])]
     if problems:
-        text += "\nwarning: these indices do not mean anything yet:" + "".join(f"\n  {line}" for line in problems)
+        text += "\nwarning: these indices do not mean anything yet:" + "".join(
+            "\n" + textwrap.fill(line, 100, initial_indent="  ", subsequent_indent="    ") for line in problems)
     return text
 
 

@@ -29,6 +29,7 @@ ended with an agent error or a crash are left out.
 
 from __future__ import annotations
 
+import math
 import re
 import warnings
 from pathlib import Path
@@ -39,7 +40,13 @@ import pandas as pd
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.results import FAILED_END_REASONS
-from kemps_sim.stats.sensitivity_checks import SensitivityWarning, Verdict, morris_verdict, sobol_verdict
+from kemps_sim.stats.sensitivity_checks import (
+    SensitivityWarning,
+    Verdict,
+    morris_verdict,
+    sobol_verdict,
+    with_luck,
+)
 from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep.design import SENSITIVITY_DESIGNS, SweepSpec, design_points, salib_problem, sample_matrix
 from kemps_sim.sweep.store import SweepResults, load_results
@@ -54,7 +61,8 @@ ResultsLike = SweepResults | pd.DataFrame | str | Path
 
 
 def cell_metric(results_or_table: ResultsLike, metric: str = "pair0_won") -> pd.Series:
-    """The metric's mean over each cell's matches, indexed by cell id (``attrs["n"]``: matches per cell).
+    """The metric's mean over each cell's matches, indexed by cell id (``attrs["n"]``: matches per cell;
+    ``attrs["noise"]``: the variance of each mean that the luck of its matches makes, NaN for a single match).
 
     ``results_or_table`` is a results folder, its :class:`~kemps_sim.sweep.store.SweepResults`, or one table with
     a ``cell`` column (a pairs table for ``pairN_COLUMN``, else any table holding the column).
@@ -74,7 +82,9 @@ def cell_metric(results_or_table: ResultsLike, metric: str = "pair0_won") -> pd.
                           "give a numeric column")
     grouped = values.astype(float).groupby(table["cell"], sort=False)
     means = grouped.mean()
-    means.attrs["n"] = grouped.count().to_dict()
+    counts = grouped.count()
+    means.attrs["n"] = counts.to_dict()
+    means.attrs["noise"] = (grouped.var(ddof=1) / counts).to_dict()  # the variance of each mean from its matches' luck
     means.name = metric
     return means
 
@@ -86,18 +96,19 @@ def sobol_indices(results_or_table: ResultsLike, spec: SweepSpec | None = None, 
     One row per axis: ``parameter``, ``S1``, ``S1_conf``, ``ST``, ``ST_conf`` (half-widths of intervals at
     ``confidence``) and ``confidence``. ``spec`` defaults to the one in the results folder's manifest.
     """
-    spec, y, problem = _prepared(results_or_table, spec, metric, "sobol", confidence, resamples, seed)
+    spec, y, problem, luck = _prepared(results_or_table, spec, metric, "sobol", confidence, resamples, seed)
     si = _sobol(spec, y, problem, confidence, resamples, seed)
     table = pd.DataFrame({"parameter": problem["names"], "S1": si["S1"], "S1_conf": si["S1_conf"], "ST": si["ST"],
                           "ST_conf": si["ST_conf"], "confidence": confidence})
-    return _stamp(table, spec, metric, confidence, y, sobol_verdict(table, spec.samples, len(y), spec.matches))
+    verdict = with_luck(sobol_verdict(table, spec.samples, len(y), spec.matches), *luck, len(y))
+    return _stamp(table, spec, metric, confidence, y, verdict)
 
 
 def sobol_second_order(results_or_table: ResultsLike, spec: SweepSpec | None = None, metric: str = "pair0_won", *,
                        confidence: float = 0.95, resamples: int = RESAMPLES, seed: int = SEED) -> pd.DataFrame:
     """Second-order Sobol' indices of a ``sobol`` sweep drawn with ``second_order = true``: one row per two axes
     (``parameter``, ``other``, ``S2``, ``S2_conf``, ``confidence``)."""
-    spec, y, problem = _prepared(results_or_table, spec, metric, "sobol", confidence, resamples, seed)
+    spec, y, problem, luck = _prepared(results_or_table, spec, metric, "sobol", confidence, resamples, seed)
     if not spec.second_order:
         raise ConfigError("sweep.second_order = false: the sample has no second-order rows; draw it with "
                           "second_order = true for second-order indices")
@@ -106,7 +117,8 @@ def sobol_second_order(results_or_table: ResultsLike, spec: SweepSpec | None = N
     rows = [{"parameter": names[i], "other": names[j], "S2": si["S2"][i, j], "S2_conf": si["S2_conf"][i, j],
              "confidence": confidence} for i in range(len(names)) for j in range(i + 1, len(names))]
     table = pd.DataFrame(rows, columns=["parameter", "other", "S2", "S2_conf", "confidence"])
-    return _stamp(table, spec, metric, confidence, y, sobol_verdict(table, spec.samples, len(y), spec.matches))
+    verdict = with_luck(sobol_verdict(table, spec.samples, len(y), spec.matches), *luck, len(y))
+    return _stamp(table, spec, metric, confidence, y, verdict)
 
 
 def morris_indices(results_or_table: ResultsLike, spec: SweepSpec | None = None, metric: str = "pair0_won", *,
@@ -119,13 +131,14 @@ def morris_indices(results_or_table: ResultsLike, spec: SweepSpec | None = None,
     """
     from SALib.analyze import morris
 
-    spec, y, problem = _prepared(results_or_table, spec, metric, "morris", confidence, resamples, seed)
+    spec, y, problem, luck = _prepared(results_or_table, spec, metric, "morris", confidence, resamples, seed)
     si = morris.analyze(problem, sample_matrix(spec), y, num_resamples=resamples, conf_level=confidence,
                         num_levels=spec.levels, seed=_salib_seed(seed))
     table = pd.DataFrame({"parameter": problem["names"], "mu_star": np.asarray(si["mu_star"], float),
                           "mu_star_conf": np.asarray(si["mu_star_conf"], float), "mu": np.asarray(si["mu"], float),
                           "sigma": np.asarray(si["sigma"], float), "confidence": confidence})
-    return _stamp(table, spec, metric, confidence, y, morris_verdict(table, spec.trajectories, len(y), spec.matches))
+    verdict = with_luck(morris_verdict(table, spec.trajectories, len(y), spec.matches), *luck, len(y))
+    return _stamp(table, spec, metric, confidence, y, verdict)
 
 
 def _sobol(spec: SweepSpec, y: np.ndarray, problem: dict[str, Any], confidence: float, resamples: int,
@@ -142,8 +155,10 @@ def _salib_seed(seed: int) -> int:
 
 
 def _prepared(results_or_table: ResultsLike, spec: SweepSpec | None, metric: str, design: str, confidence: float,
-              resamples: int, seed: int) -> tuple[SweepSpec, np.ndarray, dict[str, Any]]:
-    """The spec, the metric at every row of its sample (in sample order) and SALib's problem, all checked."""
+              resamples: int, seed: int) -> tuple[SweepSpec, np.ndarray, dict[str, Any], tuple[float, int]]:
+    """The spec, the metric at every row of its sample (in sample order), SALib's problem, all checked, and the
+    share of the variance between the rows that the luck of their matches makes (see
+    :func:`~kemps_sim.stats.sensitivity_checks.with_luck`; NaN with one match a cell) with the matches a row."""
     if not 0.0 < float(confidence) < 1.0:
         raise ConfigError(f"confidence = {confidence!r}: must be strictly between 0 and 1")
     if isinstance(resamples, bool) or not isinstance(resamples, int) or resamples < 2:
@@ -170,10 +185,13 @@ def _prepared(results_or_table: ResultsLike, spec: SweepSpec | None, metric: str
                           f"{design} design (e.g. cell {missing[0]}); run the sweep to the end, or give the spec "
                           "the results were made with")
     y = np.array([means[cell.id] for cell in points], dtype=float)
+    noise = np.array([means.attrs["noise"][cell.id] for cell in points], dtype=float)
+    played = round(float(np.mean([means.attrs["n"][cell.id] for cell in points])))
     if np.ptp(y) == 0:
         raise ConfigError(f"metric {metric!r}: the same value ({y[0]:g}) at every sample point, so there is no "
                           "variance to apportion; play more matches per cell or choose another metric")
-    return spec, y, salib_problem(spec)
+    luck = float(noise.mean() / np.var(y, ddof=1)) if len(y) > 1 and not np.isnan(noise).any() else math.nan
+    return spec, y, salib_problem(spec), (luck, played)
 
 
 def _metric_rows(results_or_table: ResultsLike, metric: str) -> tuple[pd.DataFrame, str]:

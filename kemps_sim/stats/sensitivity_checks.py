@@ -12,6 +12,12 @@ Morris trajectories) shrinks like ``1/sqrt(N)``, so ``N * (h / goal)**2`` brings
 is the index itself (then its interval excludes 0) or :data:`TARGET_HALFWIDTH` when the index is smaller than that
 (then it is known to be small); the suggestion is the size that brings every half-width under its goal, rounded up
 to a power of 2 for Sobol' (Saltelli's scheme needs one).
+
+More sample points cannot help a metric whose points differ mostly by the luck of their matches: each point's value
+is a mean over ``m`` matches, whose variance ``s^2 / m`` (``s^2`` the variance between one point's matches) is noise
+the indices apportion as if the parameters caused it. :func:`with_luck` adds a problem when that noise is more than
+:data:`LUCK_SHARE` of the variance between points, with the matches a point that bring it under: the noise falls
+like ``1/m``, so ``m' = m L (1 - share) / ((1 - L) share)`` for a luck share ``L``.
 """
 
 from __future__ import annotations
@@ -21,13 +27,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pandas as pd
+from scipy import stats
 
-__all__ = ["TARGET_HALFWIDTH", "SensitivityWarning", "Verdict", "morris_verdict", "sobol_verdict"]
+__all__ = ["LUCK_SHARE", "TARGET_HALFWIDTH", "SensitivityWarning", "Verdict", "morris_verdict", "sobol_verdict",
+           "with_luck"]
 
 #: The half-width under which a Sobol' index smaller than it counts as known (indices are shares, 0 to 1).
 TARGET_HALFWIDTH = 0.1
 #: For Morris: the share of the largest mu* under which a smaller mu*'s half-width counts as known.
 TARGET_SHARE = 0.1
+#: The share of the variance between sample points that the luck of their matches may make up.
+LUCK_SHARE = 0.1
 
 
 class SensitivityWarning(UserWarning):
@@ -130,6 +140,27 @@ def morris_verdict(table: pd.DataFrame, trajectories: int, points: int, matches:
     cost = _cost(size * points // trajectories, matches)
     return Verdict(tuple(problems), _suggestion("r", trajectories, widest, raw, f"trajectories = {size} ({cost})",
                                                 f"{share:g} of the largest mu*"), size)
+
+
+def with_luck(verdict: Verdict, luck: float, matches: int, points: int = 0, share: float = LUCK_SHARE) -> Verdict:
+    """``verdict`` with one more problem when ``luck`` (the mean over ``points`` sample points of their matches'
+    variance over ``matches``, as a share of the variance between the points' values) is above ``share``: the
+    suggestion then names the matches a point that would bring it under ``share``. When one-way analysis of
+    variance (``F = 1 / luck`` on ``points - 1`` and ``points (matches - 1)`` degrees of freedom) cannot tell the
+    points apart at the 5% level, it says that the parameters show no effect at all at this size. Under common
+    random numbers the points share some of their luck, so ``luck`` is an upper bound there."""
+    if not math.isfinite(luck) or luck <= share:
+        return verdict
+    each = f"{matches} match{'es' if matches != 1 else ''} each"
+    if points > 1 and matches > 1 and stats.f.sf(1.0 / luck, points - 1, points * (matches - 1)) > 0.05:
+        line = (f"the sample points differ no more than the luck of their {each} would make them differ (analysis "
+                "of variance), so the indices apportion noise: the parameters show no effect at this size")
+        return Verdict((*verdict.problems, line), verdict.suggestion, verdict.size)
+    needed = math.ceil(matches * luck * (1 - share) / ((1 - luck) * share))
+    line = (f"{luck:.0%} of the variance between sample points is the luck of their {each} (at most, as common "
+            f"random numbers share some of it), so the indices apportion that noise as if the parameters caused "
+            f"it; about {needed} matches a point bring it under {share:.0%} (the noise falls like 1/matches)")
+    return Verdict((*verdict.problems, line), verdict.suggestion, verdict.size)
 
 
 def _bounds(table: pd.DataFrame, names: Sequence[str]) -> list[str]:
