@@ -23,7 +23,7 @@ from typing import Any
 
 from kemps_sim.stats._clusters import clustered_share
 from kemps_sim.stats._scoring import SCORING_COLUMN, SCORING_RULES
-from kemps_sim.stats.compare import (
+from kemps_sim.stats.difference import (
     METRICS,
     Comparison,
     compare,

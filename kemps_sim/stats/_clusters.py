@@ -202,8 +202,8 @@ def paired_ratio_difference(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarra
     ``e_r = (y_ar - R_a t_ar) / T_a - (y_br - R_b t_br) / T_b``, and the t quantile has ``G - 1`` degrees of
     freedom; with one row per unit in each group this is exactly the paired t-test on the per-unit differences,
     and the interval is that test's. When those differences do not vary (a zero standard error) the t statistic
-    does not exist: the sign test on the units and its inversion take over (:func:`~kemps_sim.stats._dual.
-    constant_dual`; ``bounds`` are the values a difference can take).
+    does not exist: the sign test on the units and its inversion take over
+    (:func:`~kemps_sim.stats._dual.constant_dual`; ``bounds`` are the values a difference can take).
     """
     (ya, ta), (yb, tb) = a, b
     units = len(ya)

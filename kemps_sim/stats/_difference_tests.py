@@ -1,6 +1,6 @@
-"""The tests behind :func:`kemps_sim.stats.compare.compare`, one per kind of metric and design: a paired test unit
+"""The tests behind :func:`kemps_sim.stats.compare`, one per kind of metric and design: a paired test unit
 by unit when both groups played the same matches (the same seeds), otherwise an unpaired one. Each returns its
-statistic, p-value and the difference's interval as a mapping of :class:`~kemps_sim.stats.compare.Comparison`
+statistic, p-value and the difference's interval as a mapping of :class:`~kemps_sim.stats.Comparison`
 fields; the interval is always the set of differences its own test does not reject (:mod:`kemps_sim.stats._dual`),
 so p < alpha exactly when the (1 - alpha) interval leaves out 0."""
 
