@@ -32,7 +32,6 @@ import pandas as pd
 from kemps_sim.errors import ConfigError
 from kemps_sim.results import FATES
 from kemps_sim.stats._clusters import (
-    unit_columns,
     unpaired_ratio_difference,
     with_matches,
 )
@@ -47,6 +46,7 @@ from kemps_sim.stats._difference_tests import (
 from kemps_sim.stats._dual import alpha_of
 from kemps_sim.stats._groups import Key, as_by, check_confidence, group_keys, is_blank, key_of, require, split, truthy
 from kemps_sim.stats._intervals import NAN
+from kemps_sim.stats._pairing import paired_fields, pairing
 from kemps_sim.stats._scoring import MIXED, SCORING_COLUMN, group_scorings
 from kemps_sim.stats.rates import KEMPS_CALLS
 from kemps_sim.suggest import did_you_mean
@@ -244,14 +244,14 @@ def compare(tables: Mapping[str, pd.DataFrame], metric: str, a: Any, b: Any, by:
     groups = split(with_matches(table), by_columns)
     empty = with_matches(table.iloc[:0])
     rows_a, rows_b = (_chosen(groups.get(key, empty), spec) for key in (key_a, key_b))
-    units = _pairing(tables, name, by_columns, (a, key_a), (b, key_b), paired, within)
+    units = pairing(tables, name, by_columns, (a, key_a), (b, key_b), paired, within)
     if units is not None:
         outcome = paired_outcome(rows_a, rows_b, units[:2], spec.kind, confidence)
     else:
         kind = "share" if spec.kind == "match_share" else spec.kind  # matches of cells sharing seeds cluster
         outcome = {"share": score_shares, "mean": welch, "median": median_by_matches}[kind](rows_a, rows_b,
                                                                                             confidence)
-    return Comparison(metric, a, b, **outcome, confidence=confidence, unit=spec.unit, **_paired_fields(units))
+    return Comparison(metric, a, b, **outcome, confidence=confidence, unit=spec.unit, **paired_fields(units))
 
 
 def paired_difference(table: pd.DataFrame | Mapping[str, pd.DataFrame], by: str | Sequence[str], a: Any, b: Any,
@@ -289,13 +289,13 @@ def paired_difference(table: pd.DataFrame | Mapping[str, pd.DataFrame], by: str 
     groups = split(rows, by_columns)
     empty = rows.iloc[:0]
     rows_a, rows_b = groups.get(key_a, empty), groups.get(key_b, empty)
-    units = _pairing({"given": table}, "given", by_columns, (a, key_a), (b, key_b), paired, within)
+    units = pairing({"given": table}, "given", by_columns, (a, key_a), (b, key_b), paired, within)
     if units is not None:
         outcome = paired_outcome(rows_a, rows_b, units[:2], "mean", confidence)
     else:
         outcome = ratio_outcome(unpaired_ratio_difference(match_totals(rows_a), match_totals(rows_b), confidence),
                                  rows_a, rows_b)
-    return Comparison(metric, a, b, **outcome, confidence=confidence, **_paired_fields(units))
+    return Comparison(metric, a, b, **outcome, confidence=confidence, **paired_fields(units))
 
 
 def format_p(p_value: float, alpha: float | None = None) -> str:
@@ -416,93 +416,6 @@ def _check_scoring(tables: Mapping[str, pd.DataFrame], by: tuple[str, ...], metr
         elif rule is not None and spec.scoring is not None and rule != spec.scoring:
             raise ConfigError(f"metric {metric!r} is not scored under scoring = {rule} ({where}); allowed under "
                               f"{rule}: {', '.join(metrics_under(rule))}")
-
-
-class _Pairing(NamedTuple):
-    """How two groups are paired: the columns that name a unit, the units (sorted), whether a unit is one match of
-    each group (``"match"``) or every match of a seed (``"replicate"``), and the columns matched besides the seed."""
-
-    columns: tuple[str, ...]
-    units: list[Key]
-    kind: str
-    matched_on: tuple[str, ...]
-
-
-def _paired_fields(pairing: _Pairing | None) -> dict[str, Any]:
-    if pairing is None:
-        return {"paired": False, "n_pairs": 0}
-    return {"paired": True, "n_pairs": len(pairing.units), "pairing": pairing.kind,
-            "matched_on": pairing.matched_on}
-
-
-def _cell_parameters(source: pd.DataFrame, exclude: Sequence[str]) -> tuple[str, ...]:
-    """The cell's parameters, as a sweep's tables lay them out: the columns between ``cell`` and ``replicate``
-    whose value is the same throughout each cell, other than ``exclude``."""
-    columns = list(source.columns)
-    if "cell" not in columns or "replicate" not in columns or not len(source):
-        return ()
-    lead = [c for c in columns[columns.index("cell") + 1:columns.index("replicate")] if c not in exclude]
-    spread = source.groupby("cell", sort=False)[lead].nunique(dropna=False)
-    return tuple(c for c in lead if (spread[c] <= 1).all())
-
-
-def _same_values(rows: list[pd.DataFrame | None], column: str) -> bool:
-    """Whether both groups' rows hold the same set of values in ``column``."""
-    if any(r is None for r in rows):
-        return False
-    found = [{key_of(v) for v in r[column].drop_duplicates()} for r in rows if r is not None]
-    return found[0] == found[1]
-
-
-def _unit_sets(rows: pd.DataFrame | None, columns: tuple[str, ...]) -> tuple[set[Key], bool]:
-    """The units the rows hold, and whether each unit is a single match (one cell)."""
-    if rows is None or not len(rows):
-        return set(), True
-    units = rows[list(columns)].drop_duplicates()
-    single = "cell" not in rows.columns or len(rows[[*columns, "cell"]].drop_duplicates()) == len(units)
-    return {key_of(u) for u in units.itertuples(index=False, name=None)}, single
-
-
-def _pairing(tables: Mapping[str, pd.DataFrame], metric_table: str, by: tuple[str, ...],
-             first: tuple[Any, Key], second: tuple[Any, Key], wanted: bool | None,
-             within: Sequence[str] | None = None) -> _Pairing | None:
-    """How the two groups pair, or None when they do not hold the same ``(replicate, seed)`` set.
-
-    The sets are read from the ``matches`` table when there is one (it lists every match, also one that left no
-    row in the metric's table), else the ``pairs`` table, else the metric's own table; the metric's table must
-    have the same unit columns, or its rows could not be matched to the units. The finest pairing is tried first:
-    the seed together with every ``within`` column (default: the cell's parameters) whose values are
-    the same set in both groups, so a match meets the match of the other group that differs from it only in
-    ``by``; failing that, the replicate.
-    """
-    if wanted is False:
-        return None
-    own = tables[metric_table]
-    source = next((tables[n] for n in ("matches", "pairs", metric_table) if n in tables
-                   and not is_blank(tables[n]) and all(c in tables[n].columns for c in by)
-                   and unit_columns(tables[n]) and set(unit_columns(tables[n])) <= set(unit_columns(own))), None)
-    sets: list[set[Key]] = [set(), set()]
-    if source is not None:
-        base = unit_columns(source)
-        groups = split(source, by)
-        rows = [groups.get(key) for _, key in (first, second)]
-        if within is None:
-            within = _cell_parameters(source, (*by, SCORING_COLUMN))
-        shared = tuple(c for c in within if c not in by and c not in base and c in source.columns
-                       and c in own.columns and _same_values(rows, c))
-        for columns in dict.fromkeys(((*base, *shared), base)):
-            (set_a, single_a), (set_b, single_b) = (_unit_sets(r, columns) for r in rows)
-            if set_a and set_a == set_b:
-                kind = "match" if single_a and single_b else "replicate"
-                return _Pairing(columns, sorted(set_a, key=lambda u: tuple(str(v) for v in u)), kind,
-                                columns[len(base):])
-            sets = [set_a, set_b] if columns == base else sets
-    if wanted:
-        why = ("the tables have no seed column" if source is None
-               else f"they do not hold the same replicates with the same seeds ({len(sets[0])} and {len(sets[1])} "
-                    "matches; common random numbers give every cell replicate r's seed)")
-        raise ConfigError(f"paired: groups {first[0]!r} and {second[0]!r} of {', '.join(by)} cannot be paired: {why}")
-    return None
 
 
 def _chosen(rows: pd.DataFrame, spec: _Metric) -> pd.DataFrame:
