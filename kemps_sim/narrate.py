@@ -144,6 +144,8 @@ _END_REASONS = {EndReason.MATCH_OVER: "the match is decided", EndReason.ROUND_CA
 def narrate(result: MatchResult, fidgets: bool = False) -> Iterator[str]:
     """Lines of a play-by-play; fidgets appear only when somebody noticed them, unless ``fidgets``."""
     rules = result.rules
+    if rules.decks > 1:
+        yield "Two decks: a card of the second deck is marked ' (8♦' is the second deck's eight of diamonds)"
     before: Standings | None = None
     for rnd in result.rounds:
         yield from RoundNarrator(rules, rnd, before, fidgets).lines()

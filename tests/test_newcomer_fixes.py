@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from kemps_sim import EngineConfig, simulate_match
+from kemps_sim import EngineConfig, load_rules, simulate_match
 from kemps_sim.agent import BaseAgent
 from kemps_sim.cards import card_name
 from kemps_sim.cli import main
@@ -166,3 +166,16 @@ def test_play_writes_one_seats_page_with_seat(tmp_path, capsys):
                           (["play", "--html", str(target), "--seat", "4"], "--seat 4: not a seat of this match"),
                           (["play", "--game", "krepet", "--html", str(target), "--seat", "0"], "played open")):
         assert main(argv) == 2 and message in capsys.readouterr().err
+
+
+# --- the play-by-play explains the second deck's mark ---------------------------------------------------------------
+
+
+def test_a_two_deck_play_by_play_says_what_the_mark_means_and_a_one_deck_one_does_not():
+    from kemps_sim.narrate import narrate
+
+    two = list(narrate(simulate_match(load_rules("standard", players=10), "collector", seed=2)))
+    assert two[0].startswith("Two decks: a card of the second deck is marked '")
+    assert any("'" in line for line in two[1:4])  # the deal shows second-deck cards
+    one = list(narrate(simulate_match("standard", "collector", seed=2)))
+    assert not any(line.startswith("Two decks") for line in one)
