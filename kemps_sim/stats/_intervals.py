@@ -77,19 +77,3 @@ def mean_t(values: Iterable[float], confidence: float) -> Estimate:
         warnings.simplefilter("ignore", RuntimeWarning)
         ci = stats.ttest_1samp(x, popmean=0.0).confidence_interval(confidence_level=confidence)
     return Estimate(n, mean, float(ci.low), float(ci.high))
-
-
-def newcombe_difference(a: Estimate, b: Estimate) -> tuple[float, float]:
-    """The interval of the difference of two shares ``a.value - b.value``, from the two Wilson intervals.
-
-    scipy offers intervals for the odds ratio and the relative risk of a 2x2 table but none for a difference of
-    proportions, so this is Newcombe's hybrid score interval (method 10 of Newcombe 1998): each side of the
-    difference widens by the root sum of squares of the matching Wilson half-widths (lower side of ``a``, upper
-    side of ``b`` for the lower limit, and the reverse). The Wilson intervals themselves come from scipy.
-    """
-    if a.n == 0 or b.n == 0:
-        return NAN, NAN
-    difference = a.value - b.value
-    low = difference - math.hypot(a.value - a.ci_low, b.ci_high - b.value)
-    high = difference + math.hypot(a.ci_high - a.value, b.value - b.ci_low)
-    return low, high
