@@ -25,7 +25,7 @@ MODALITIES: tuple[str, ...] = ("seen", "heard")
 #: The values of ``rules.signal_modality``: ``silent`` forbids spoken signals (000: no words; a knock on the table
 #: is fine), ``seen_only`` every signal that is heard (004's variant: something seen, not heard).
 SIGNAL_MODALITY_RULES: tuple[str, ...] = ("silent", "seen_only", "spoken_allowed")
-_GESTURE_KEYS = ("modality", "fidget_rate_per_hour", "salience", "spoken")
+_GESTURE_KEYS = ("modality", "fidget_rate_per_hour", "salience", "spoken", "family")
 
 
 def _checked_gesture(prefix: str, name: Any, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -41,7 +41,11 @@ def _checked_gesture(prefix: str, name: Any, values: Mapping[str, Any]) -> dict[
     if spoken and modality != "heard":
         raise ConfigError(f"{prefix}.spoken = true: a spoken gesture must have modality = 'heard' "
                           f"(here {show(modality)})")
-    return {"name": name, "modality": modality, "spoken": spoken,
+    family = values["family"]
+    if not isinstance(family, str) or family.strip() != family or " " in family:
+        raise ConfigError(f"{prefix}.family = {show(family)}: must be a word without spaces (the look-alike family), "
+                          "or empty for a gesture that looks like no other")
+    return {"name": name, "modality": modality, "spoken": spoken, "family": family,
             "fidget_rate_per_hour": check_number(f"{prefix}.fidget_rate_per_hour",
                                                  values["fidget_rate_per_hour"], ge=0.0),
             "salience": check_number(f"{prefix}.salience", values["salience"], gt=0.0)}
@@ -53,7 +57,9 @@ class Gesture:
 
     ``salience`` multiplies the observer's d' (1.0 is typical; an unusual, large gesture is more salient).
     ``spoken`` marks a word slipped into talk, which may not be a signal under ``signal_modality = silent``; under
-    ``seen_only`` no heard gesture (spoken or a sound) may be.
+    ``seen_only`` no heard gesture (spoken or a sound) may be. Gestures of one ``family`` look alike across a table
+    (an ear touch, a hand in the hair, a scratch of the cheek): an observer watching for one of them may read another
+    as it (:attr:`kemps_sim.perception.Observer.priming`); an empty family looks like nothing else.
     """
 
     name: str
@@ -61,10 +67,11 @@ class Gesture:
     fidget_rate_per_hour: float = 0.0
     salience: float = 1.0
     spoken: bool = False
+    family: str = ""
     heard: bool = field(init=False, repr=False, compare=False)  # modality == "heard", precomputed for speed
 
     def __post_init__(self) -> None:
-        checked = _checked_gesture(f"gesture.{self.name}", self.name, self.as_dict())
+        checked = _checked_gesture(f"gesture.{self.name}", self.name, {**self.as_dict(), "family": self.family})
         for key, value in checked.items():
             object.__setattr__(self, key, value)
         object.__setattr__(self, "heard", self.modality == "heard")
@@ -76,21 +83,25 @@ class Gesture:
 
     def as_dict(self) -> dict[str, Any]:
         """The fields except the name, as a repertoire table entry."""
-        return {"modality": self.modality, "fidget_rate_per_hour": self.fidget_rate_per_hour,
-                "salience": self.salience, "spoken": self.spoken}
+        out = {"modality": self.modality, "fidget_rate_per_hour": self.fidget_rate_per_hour,
+               "salience": self.salience, "spoken": self.spoken}
+        if self.family:
+            out["family"] = self.family
+        return out
 
     @classmethod
     def from_mapping(cls, name: str, data: Any, field: str = "repertoire") -> Gesture:
         """A gesture from ``{"modality": ..., "fidget_rate_per_hour": ..., "salience": ..., "spoken": ...}``.
 
-        ``modality`` defaults to "seen", ``salience`` to 1.0 and ``spoken`` to false; the rate is required.
+        ``modality`` defaults to "seen", ``salience`` to 1.0, ``spoken`` to false and ``family`` to none; the rate
+        is required.
         """
         prefix = f"{field}.{name}"
         data = check_mapping(prefix, data, "a table with modality, fidget_rate_per_hour, salience and spoken")
         check_keys(prefix, data, _GESTURE_KEYS, "a gesture field")
         if "fidget_rate_per_hour" not in data:
             raise ConfigError(f"{prefix}.fidget_rate_per_hour = (missing): must be a number >= 0 (per hour)")
-        values = {"modality": "seen", "salience": 1.0, "spoken": False, **data}
+        values = {"modality": "seen", "salience": 1.0, "spoken": False, "family": "", **data}
         return cls(**_checked_gesture(prefix, name, values))
 
 
@@ -100,16 +111,22 @@ class Gesture:
 _FACE_TOUCH_PER_HOUR = 23.0  # Kwok et al. 2015
 _MUCOSAL = 0.44 * _FACE_TOUCH_PER_HOUR  # Kwok et al. 2015
 _NON_MUCOSAL_REGION = round(0.56 * _FACE_TOUCH_PER_HOUR / 5, 2)  # Kwok et al. 2015 share, even split: estimate
+#: Every hand-to-face touch looks like the others from across a table: one look-alike family (an estimate; a
+#: finer split, say the side of the head against the mouth and nose, is a repertoire with other families).
+FACE = "face"
 
 DEFAULT_REPERTOIRE_GESTURES: tuple[Gesture, ...] = (
     Gesture("blink", "seen", 20 * 60, salience=0.5),  # Bentivoglio et al. 1997: 17/min at rest, 26/min talking
-    Gesture("chin", "seen", _NON_MUCOSAL_REGION),  # Kwok et al. 2015 non-mucosal share (region split estimated)
+    Gesture("cheek", "seen", _NON_MUCOSAL_REGION, family=FACE),  # Kwok et al. 2015 non-mucosal share (split est.)
+    Gesture("chin", "seen", _NON_MUCOSAL_REGION, family=FACE),  # Kwok et al. 2015 non-mucosal share (split est.)
     Gesture("cough", "heard", 0.25),  # Holt et al. 2016: healthy adults cough ≈0.25 times an hour
-    Gesture("ear", "seen", _NON_MUCOSAL_REGION),  # Kwok et al. 2015 non-mucosal share (region split estimated)
-    Gesture("eye_rub", "seen", round(0.27 * _MUCOSAL, 2)),  # Kwok et al. 2015: eyes, 27% of mucosal touches
-    Gesture("mouth", "seen", round(0.36 * _MUCOSAL, 2)),  # Kwok et al. 2015: mouth, 36% of mucosal touches
+    Gesture("ear", "seen", _NON_MUCOSAL_REGION, family=FACE),  # Kwok et al. 2015 non-mucosal share (split est.)
+    Gesture("eye_rub", "seen", round(0.27 * _MUCOSAL, 2), family=FACE),  # Kwok et al. 2015: eyes, 27% of mucosal
+    Gesture("forehead", "seen", _NON_MUCOSAL_REGION, family=FACE),  # Kwok et al. 2015 non-mucosal (split est.)
+    Gesture("hair", "seen", _NON_MUCOSAL_REGION, family=FACE),  # Kwok et al. 2015 non-mucosal share (split est.)
+    Gesture("mouth", "seen", round(0.36 * _MUCOSAL, 2), family=FACE),  # Kwok et al. 2015: mouth, 36% of mucosal
     Gesture("nod", "seen", 6.0, salience=0.8),  # estimate: nods outside conversation at a card table
-    Gesture("nose", "seen", round(0.31 * _MUCOSAL, 2)),  # Kwok et al. 2015: nose, 31% of mucosal touches
+    Gesture("nose", "seen", round(0.31 * _MUCOSAL, 2), family=FACE),  # Kwok et al. 2015: nose, 31% of mucosal
     Gesture("tap", "heard", 3.0),  # estimate: a knuckle rap on the table, audible to all
     Gesture("word", "heard", 2.0, spoken=True),  # estimate: saying the agreed code word by chance
     Gesture("yawn", "seen", 0.6, salience=1.5),  # Scholarpedia "Yawn": ≈0.6/h; a large, unusual movement
@@ -123,6 +140,7 @@ class Repertoire:
 
     gestures: tuple[Gesture, ...]
     _by_name: dict[str, Gesture] = field(init=False, repr=False, compare=False)
+    _alikes: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         items = tuple(self.gestures) if isinstance(self.gestures, list | tuple) else None
@@ -134,6 +152,9 @@ class Repertoire:
                 raise ConfigError(f"repertoire.{a.name}: named twice; gesture names must be unique")
         object.__setattr__(self, "gestures", ordered)
         object.__setattr__(self, "_by_name", {g.name: g for g in ordered})
+        object.__setattr__(self, "_alikes", {g.name: tuple(h.name for h in ordered if h.family == g.family
+                                                           and h.name != g.name) if g.family else ()
+                                             for g in ordered})
 
     def __getitem__(self, name: str) -> Gesture:
         try:
@@ -155,6 +176,11 @@ class Repertoire:
     def names(self) -> tuple[str, ...]:
         """Gesture names in order."""
         return tuple(self._by_name)
+
+    def look_alikes(self, name: str) -> tuple[str, ...]:
+        """The other gestures of ``name``'s look-alike family, in name order (none for a gesture without one)."""
+        self[name]  # an unknown name: the one-line error
+        return self._alikes[name]
 
     @property
     def total_fidget_rate(self) -> float:

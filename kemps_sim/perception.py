@@ -144,10 +144,19 @@ class Observer(NumericConfig):
     criterion: float = 1.0
     busy_miss: float = 0.5  # Simons & Chabris 1999: about half miss an unexpected event while busy
     heard_d: float = 1.5  # estimate: d' of a deliberate sound (cough, tap, word) vs a natural one; swept
+    # Seeing what one looks for: a noticed gesture of the partner's of the same look-alike family as the pair's
+    # signal (a hand in the hair when the signal is the ear) is read as the signal with this probability. No study
+    # measures it for gestures; expectation biases perception toward the awaited category (Summerfield & de Lange
+    # 2014, review), so it is an estimate for the calibration to pin down. 0 switches it off.
+    priming: float = 0.3
+    # Base-rate neglect: the share of the look-alikes' natural rate the observer leaves out when judging what it saw
+    # (1: it trusts its eyes, taking an "ear touch" for an ear touch, as people neglect base rates: Kahneman &
+    # Tversky 1973, Bar-Hillel 1980; 0: an ideal observer that knows how often it misreads). Default 1.
+    neglect: float = 1.0
     _prefix: ClassVar[str] = "observer"
     _limits: ClassVar[Mapping[str, Mapping[str, float]]] = {
         "d_fixated": {"ge": 0.0}, "d_peripheral": {"ge": 0.0}, "criterion": {}, "busy_miss": {"ge": 0.0, "le": 1.0},
-        "heard_d": {"ge": 0.0}}
+        "heard_d": {"ge": 0.0}, "priming": {"ge": 0.0, "le": 1.0}, "neglect": {"ge": 0.0, "le": 1.0}}
 
     def as_dict(self) -> dict[str, float]:
         """The parameters as a plain dict."""
@@ -308,6 +317,20 @@ class Perceiver:
         if x <= self._c:
             return None
         return _new_tuple(Percept, (gesturer, gesture.name, x, d * x, gaze, time))  # Percept(...), faster
+
+    def misread(self, alikes: tuple[str, ...]) -> str | None:
+        """With the observer's ``priming``, the awaited look-alike a noticed gesture is read as (one of ``alikes``,
+        drawn evenly), else None (read as what it was). Draws nothing when ``priming`` is 0."""
+        priming = self.observer.priming
+        if priming <= 0.0 or not alikes:
+            return None
+        buf = self._u
+        if not buf:
+            buf = self._u = self.rng.random(self.block).tolist()
+        u = buf.pop()
+        if u >= priming:
+            return None
+        return alikes[int(u / priming * len(alikes))] if len(alikes) > 1 else alikes[0]
 
     def detection_probability(self, gesture: Gesture, deliberate: bool, relation: str,
                               busy: bool = False) -> float:

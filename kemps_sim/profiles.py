@@ -93,6 +93,10 @@ DEFAULT_ATTENTION = Attention.balanced()
 #: 10 studies: 50 ± 47; Oh, Ryu & Yang 2021, video of 30 adults: ≈50). The default player fidgets twice as often as
 #: the lecture's students; 1.0 gives the repertoire's rates.
 DEFAULT_FIDGET_SCALE = 2.0
+#: The probability that a natural gesture of the pair's own signal looks meant: once a touch of the ear is the
+#: signal, an idle one carries the marks of the signal (a letter waiting to happen, as 004 warns of a partner who
+#: coughs by accident). No study measures it: an estimate for the calibration to pin down; 0 switches slips off.
+DEFAULT_SLIP = 0.25
 
 
 def check_human_time(field: str, name: str, dist: Distribution) -> None:
@@ -110,7 +114,7 @@ def check_human_time(field: str, name: str, dist: Distribution) -> None:
 @dataclass(frozen=True)
 class PlayerProfile:
     """Every human parameter of one seat: action times, perception latency, reading the middle and patience with
-    it, observer, attention, fidgeting."""
+    it, observer, attention, fidgeting, and how often an idle gesture of the pair's own signal looks meant."""
 
     reaction: Distribution = DEFAULT_REACTION
     reach: Distribution = DEFAULT_REACH
@@ -122,6 +126,7 @@ class PlayerProfile:
     observer: Observer = DEFAULT_OBSERVER
     attention: Attention = DEFAULT_ATTENTION
     fidget_scale: float = DEFAULT_FIDGET_SCALE  # multiplier on every natural rate of the repertoire
+    slip: float = DEFAULT_SLIP  # P(a natural gesture of the pair's own signal looks meant)
 
     def __post_init__(self) -> None:
         for name in DISTRIBUTION_FIELDS:
@@ -140,7 +145,8 @@ class PlayerProfile:
             raise ConfigError(f"profile.observer = {show(self.observer)}: must be an Observer")
         if not isinstance(self.attention, Attention):
             raise ConfigError(f"profile.attention = {show(self.attention)}: must be an Attention")
-        object.__setattr__(self, "fidget_scale", check_number("profile.fidget_scale", self.fidget_scale, ge=0.0))
+        for name, limits in _SCALAR_LIMITS.items():
+            object.__setattr__(self, name, check_number(f"profile.{name}", getattr(self, name), **limits))
 
     # Plain-dict form -------------------------------------------------------------------------------------------
     def as_dict(self) -> dict[str, Any]:
@@ -149,6 +155,7 @@ class PlayerProfile:
         out["observer"] = self.observer.as_dict()
         out["attention"] = self.attention.as_dict()
         out["fidget_scale"] = self.fidget_scale
+        out["slip"] = self.slip
         return out
 
     @classmethod
@@ -174,7 +181,7 @@ class PlayerProfile:
             elif name == "attention":
                 changes[name] = Attention.from_mapping(value, where, base=base.attention)
             else:
-                changes[name] = check_number(where, value, ge=0.0)
+                changes[name] = check_number(where, value, **_SCALAR_LIMITS[name])
         return dataclasses.replace(base, **changes)
 
     def with_params(self, overrides: Mapping[str, Any], field: str = "profile") -> PlayerProfile:
@@ -224,6 +231,8 @@ class PlayerProfile:
 
 
 PROFILE_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(PlayerProfile))
-_SCALAR_FIELDS = ("fidget_scale",)
+#: The bounds of the profile's plain numbers.
+_SCALAR_LIMITS: dict[str, dict[str, float]] = {"fidget_scale": {"ge": 0.0}, "slip": {"ge": 0.0, "le": 1.0}}
+_SCALAR_FIELDS = tuple(_SCALAR_LIMITS)
 
 DEFAULT_PROFILE = PlayerProfile()

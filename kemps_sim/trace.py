@@ -69,13 +69,15 @@ class HandFour(NamedTuple):
 
 
 class Gestured(NamedTuple):
-    """A gesture was made: deliberately (a signal, fake or decoy) or as a natural fidget."""
+    """A gesture was made: deliberately (a signal, fake or decoy) or as a natural fidget; ``slip`` marks a natural
+    gesture of the pair's own signal that looked meant (the profile's ``slip``)."""
 
     time: float
     seat: int
     gesture: str
     deliberate: bool
     holds_four: bool
+    slip: bool = False
 
 
 class Perceived(NamedTuple):

@@ -54,7 +54,7 @@ def test_allowed_signals_follow_the_modality_rule() -> None:
 
 
 def test_unknown_gesture_lookup() -> None:
-    with pytest.raises(ConfigError, match=r"gesture = 'wink': not in the repertoire; allowed: blink, chin"):
+    with pytest.raises(ConfigError, match=r"gesture = 'wink': not in the repertoire; allowed: blink, cheek, chin"):
         DEFAULT_REPERTOIRE["wink"]
 
 

@@ -209,7 +209,7 @@ def test_observer_errors_name_the_field(data: dict[str, object], message: str) -
 
 def test_observer_defaults_and_round_trip() -> None:
     assert OBSERVER.as_dict() == {"d_fixated": 2.0, "d_peripheral": 0.8, "criterion": 1.0, "busy_miss": 0.5,
-                                  "heard_d": 1.5}
+                                  "heard_d": 1.5, "priming": 0.3, "neglect": 1.0}
     assert Observer.from_mapping(OBSERVER.as_dict()) == OBSERVER
     assert Observer.from_mapping({"criterion": -0.5}).criterion == -0.5
     with pytest.raises(ConfigError, match=r"^observer.heard_d = -2: must be a number >= 0$"):

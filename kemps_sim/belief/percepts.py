@@ -9,6 +9,8 @@ against not)
 
     1 + (signal_rate / f_g) · e^ℓ,   (f_g scaled by the seat's own ``fidget_scale``: others fidget as it does)
 
+(f_g counts the look-alikes the seat misreads as g only as far as it does not neglect them: :func:`fidget_rate`)
+
 large for a rare gesture (a cough: a few an hour) and near 1 for a blink (twenty a minute), whatever its evidence.
 Not seeing the signal is evidence too: a holder signalling all along would have been noticed with the seat's own
 hit probability H_g (its d', criterion and gaze; :func:`kemps_sim.perception.hit_probability`), so T seconds
@@ -44,7 +46,8 @@ class GestureOdds:
         self.n_opponents = n_opponents
         self.signal_rate = signal_rate
         #: signal_rate / f_g for every gesture of the repertoire, the others assumed to fidget as the seat does
-        self.ratio: dict[str, float] = {g.name: signal_rate / max(g.fidget_rate * fidget_scale, RATE_FLOOR)
+        self.ratio: dict[str, float] = {g.name: signal_rate / max(fidget_rate(repertoire, g.name, observer)
+                                                                  * fidget_scale, RATE_FLOOR)
                                         for g in repertoire}
         self._hits: dict[tuple[Attention, str], dict[str, float]] = {}
 
@@ -71,6 +74,19 @@ class GestureOdds:
         signalling with ``gesture`` with probability ``share``."""
         odds = share * self.ratio.get(gesture, 0.0) * math.exp(min(llr, LLR_CAP))
         return odds / (1.0 + odds)
+
+
+def fidget_rate(repertoire: Repertoire, name: str, observer: Observer) -> float:
+    """The rate (per second, per player) at which the observer believes idle gestures it reads as ``name`` come:
+    the gesture's own natural rate, plus the share of its look-alikes' rate it misreads as it (``priming``) that it
+    does not neglect (``1 − neglect``). People neglect it (the default); an ideal observer counts it all. The engine
+    primes a seat for its partner's gestures only; the belief keeps one rate per gesture, so an observer that
+    neglects nothing counts the misreads for every player's gestures (cautious about opponents)."""
+    rate = repertoire[name].fidget_rate
+    counted = observer.priming * (1.0 - observer.neglect)
+    if counted > 0.0:
+        rate += counted * sum(repertoire[alike].fidget_rate for alike in repertoire.look_alikes(name))
+    return rate
 
 
 def likelihood_ratio(odds: GestureOdds, shares: Mapping[str, float], hits: Mapping[str, float],

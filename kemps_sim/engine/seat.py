@@ -19,7 +19,7 @@ from kemps_sim.timing import BlockSampler
 #: quantity a study changes) never moves another's numbers.
 STREAM_KEYS: dict[str, int] = {"reaction": 0, "reach": 1, "speech": 2, "perception_latency": 3, "gesture_time": 4,
                                "perception": 5, "fidgets": 6, "card_read": 7, "patience": 8,
-                               "unwatched_fidgets": 9}
+                               "unwatched_fidgets": 9, "slips": 10}
 
 
 @dataclass
@@ -39,6 +39,7 @@ class SeatKit:
     repertoire: Repertoire
     silent: bool
     fidget_rng: np.random.Generator
+    slip_rng: np.random.Generator | None = None  # whether a fidget of the pair's own signal looks meant
     memory: dict[str, Any] = field(default_factory=dict)
     seed: np.random.SeedSequence | None = None  # the seat's seed, for a stream built only when asked for
     _streams: dict[tuple[str, ...], FidgetStream] = field(default_factory=dict)
@@ -69,7 +70,12 @@ class SeatKit:
         samplers = {name: profile.sampler(name, stream(name)) for name in DISTRIBUTION_FIELDS}
         return cls(seat=seat, agent=agent, agent_name=agent_name, profile=profile, samplers=samplers,
                    perceiver=profile.perceiver(stream("perception"), n_opponents=players - 2), repertoire=repertoire,
-                   silent=silent, fidget_rng=stream("fidgets"), seed=seed)
+                   silent=silent, fidget_rng=stream("fidgets"), slip_rng=stream("slips"), seed=seed)
+
+    def slips(self) -> bool:
+        """Whether a natural gesture of the pair's own signal, made now, looks meant (the profile's ``slip``)."""
+        slip = self.profile.slip
+        return slip > 0.0 and self.slip_rng is not None and float(self.slip_rng.random()) < slip
 
     def read(self, cards: int) -> float:
         """Seconds to take in ``cards`` cards that just landed in the middle, one after another."""

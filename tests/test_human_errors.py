@@ -1,0 +1,159 @@
+"""Tests of the human errors of the model: look-alike gestures read as the awaited one (priming), the belief that
+neglects them (base-rate neglect), and idle gestures of the pair's own signal that look meant (slips).
+
+Each mechanism is checked against its closed form where it has one, and switched off alone against the statistic it
+should move (wrong calls), on the same seeds. Statistical tolerances: ``K`` binomial standard errors for shares; for
+the effect on wrong calls, a one-sided exact binomial test of the "on" count among all wrong calls of both arms
+(equal rates put it at one half), at level 0.01.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import binomtest
+
+from kemps_sim import simulate_match
+from kemps_sim.belief.percepts import fidget_rate
+from kemps_sim.errors import ConfigError
+from kemps_sim.gestures import DEFAULT_REPERTOIRE, FACE, Gesture, Repertoire
+from kemps_sim.perception import Attention, Observer, Perceiver
+from kemps_sim.profiles import PlayerProfile
+from kemps_sim.trace import CallHeard, Gestured, Perceived
+
+K = 5  # tolerance in binomial standard errors
+#: Two collecting pairs with distinct, fixed signals: every difference between arms is the mechanism's.
+LINEUP = "collector(signal='ear',signal_policy='fixed'),collector(signal='nose',signal_policy='fixed')"
+
+
+# Look-alike families ---------------------------------------------------------------------------------------------
+def test_face_touches_form_one_family_and_other_gestures_none() -> None:
+    face = [g.name for g in DEFAULT_REPERTOIRE if g.family == FACE]
+    assert face == ["cheek", "chin", "ear", "eye_rub", "forehead", "hair", "mouth", "nose"]
+    assert DEFAULT_REPERTOIRE.look_alikes("ear") == tuple(n for n in face if n != "ear")
+    for name in ("blink", "cough", "nod", "tap", "word", "yawn"):
+        assert DEFAULT_REPERTOIRE.look_alikes(name) == ()
+    # the face touches add up to Kwok et al.'s 23 an hour less the 6% that touch several places at once
+    total = sum(DEFAULT_REPERTOIRE[n].fidget_rate_per_hour for n in face)
+    assert total == pytest.approx(23 * 0.56 + 23 * 0.44 * 0.94, abs=0.05)
+
+
+def test_family_round_trips_and_bad_family_is_one_line() -> None:
+    assert Repertoire.from_mapping(DEFAULT_REPERTOIRE.as_dict()) == DEFAULT_REPERTOIRE
+    with pytest.raises(ConfigError, match=r"^repertoire\.wink\.family = 'two words': must be a word"):
+        Repertoire.from_mapping({"wink": {"fidget_rate_per_hour": 1.0, "family": "two words"}})
+    with pytest.raises(ConfigError, match="not in the repertoire"):
+        DEFAULT_REPERTOIRE.look_alikes("wink")
+    assert Gesture("wink", family="eyes").as_dict()["family"] == "eyes"
+
+
+# Priming: reading a look-alike as the awaited gesture ------------------------------------------------------------
+@pytest.mark.parametrize(("priming", "alikes"), [(0.3, ("ear",)), (0.6, ("chin", "ear", "hair"))])
+def test_misread_probability_is_priming_split_evenly(priming: float, alikes: tuple[str, ...]) -> None:
+    perceiver = Perceiver(Observer(priming=priming), Attention(), np.random.default_rng(7), n_opponents=2)
+    n = 20_000
+    reads = [perceiver.misread(alikes) for _ in range(n)]
+    for name in alikes:
+        share = sum(r == name for r in reads) / n
+        p = priming / len(alikes)
+        assert abs(share - p) < K * math.sqrt(p * (1 - p) / n)
+    assert sum(r is None for r in reads) / n == pytest.approx(1 - priming, abs=K * math.sqrt(0.25 / n))
+
+
+def test_no_priming_draws_nothing_and_reads_nothing() -> None:
+    rng = np.random.default_rng(3)
+    perceiver = Perceiver(Observer(priming=0.0), Attention(), rng, n_opponents=2)
+    before = rng.bit_generator.state
+    assert perceiver.misread(("ear",)) is None
+    assert rng.bit_generator.state == before
+
+
+def _percepts_by_source(profile: dict, seeds: range) -> list[tuple[str, str, bool]]:
+    """(gesture made, gesture read, by a partner) for every percept of a face touch in these matches."""
+    found = []
+    for seed in seeds:
+        result = simulate_match("standard", LINEUP, profile, seed)
+        for rnd in result.rounds:
+            made = {(e.seat, e.time): e.gesture for e in rnd.trace if type(e) is Gestured}
+            for e in rnd.trace:
+                if type(e) is Perceived and DEFAULT_REPERTOIRE[e.gesture].family == FACE:
+                    found.append((made[(e.gesturer, e.made_at)], e.gesture, e.gesturer % 2 == e.seat % 2))
+    return found
+
+
+def test_the_engine_reads_a_partners_look_alikes_as_the_signal_only_when_primed() -> None:
+    primed = _percepts_by_source({"observer": {"priming": 1.0}, "fidget_scale": 6.0}, range(6))
+    misread = [(made, read, by_partner) for made, read, by_partner in primed if made != read]
+    assert misread, "a primed observer reads some of its partner's look-alikes as the pair's signal"
+    assert all(by_partner and read in ("ear", "nose") and DEFAULT_REPERTOIRE[made].family == FACE
+               for made, read, by_partner in misread)
+    plain = _percepts_by_source({"observer": {"priming": 0.0}, "fidget_scale": 6.0}, range(6))
+    assert plain and all(made == read for made, read, _ in plain)
+
+
+# Base-rate neglect in the belief ----------------------------------------------------------------------------------
+def test_believed_idle_rate_counts_the_misread_look_alikes_only_without_neglect() -> None:
+    ear = DEFAULT_REPERTOIRE["ear"].fidget_rate
+    others = sum(DEFAULT_REPERTOIRE[n].fidget_rate for n in DEFAULT_REPERTOIRE.look_alikes("ear"))
+    assert fidget_rate(DEFAULT_REPERTOIRE, "ear", Observer(priming=0.4, neglect=1.0)) == ear
+    assert fidget_rate(DEFAULT_REPERTOIRE, "ear", Observer(priming=0.4, neglect=0.0)) == pytest.approx(
+        ear + 0.4 * others)
+    assert fidget_rate(DEFAULT_REPERTOIRE, "ear", Observer(priming=0.4, neglect=0.25)) == pytest.approx(
+        ear + 0.4 * 0.75 * others)
+    assert fidget_rate(DEFAULT_REPERTOIRE, "cough", Observer(priming=1.0, neglect=0.0)) == (
+        DEFAULT_REPERTOIRE["cough"].fidget_rate)
+
+
+@pytest.mark.parametrize(("field", "value"), [("priming", 1.5), ("neglect", -0.1)])
+def test_bad_observer_error_knobs_are_one_line(field: str, value: float) -> None:
+    with pytest.raises(ConfigError, match=rf"^profile\.observer\.{field} = {value}: "):
+        PlayerProfile.from_mapping({"observer": {field: value}})
+
+
+# Slips ------------------------------------------------------------------------------------------------------------
+def test_slips_are_idle_gestures_of_the_own_signal_at_the_slip_rate() -> None:
+    own = {0: "ear", 1: "nose"}
+    slips = idle_own = 0
+    for seed in range(20):
+        result = simulate_match("standard", LINEUP, {"slip": 0.4, "fidget_scale": 10.0}, seed)
+        for rnd in result.rounds:
+            for e in rnd.trace:
+                if type(e) is Gestured and not e.deliberate:
+                    if e.slip:
+                        assert e.gesture == own[e.seat % 2], "only the pair's own signal slips"
+                    if e.gesture == own[e.seat % 2]:
+                        idle_own += 1
+                        slips += e.slip
+    assert idle_own > 200
+    assert abs(slips / idle_own - 0.4) < K * math.sqrt(0.4 * 0.6 / idle_own)
+
+
+def test_bad_slip_is_one_line() -> None:
+    with pytest.raises(ConfigError, match=r"^profile\.slip = 2: must be a number from 0 to 1$"):
+        PlayerProfile.from_mapping({"slip": 2})
+
+
+# Each mechanism switched off alone: fewer wrong calls on the same seeds -------------------------------------------
+def _wrong_kemps(profile: dict, seeds: range) -> int:
+    """Wrong Kemps calls in these matches: what a partner's misread or slipped gesture leads to."""
+    return sum(1 for seed in seeds for rnd in simulate_match("standard", LINEUP, profile, seed).rounds
+               for e in rnd.trace if type(e) is CallHeard and e.call == "kemps" and not e.right)
+
+
+#: Every arm fidgets six times as much as the default player, so that 120 matches show the mechanism's effect.
+BUSY = 6.0
+
+
+@pytest.mark.parametrize(("on", "off"), [
+    ({"observer": {"priming": 0.8}, "slip": 0.0}, {"observer": {"priming": 0.0}, "slip": 0.0}),
+    ({"observer": {"priming": 0.8, "neglect": 1.0}, "slip": 0.0},
+     {"observer": {"priming": 0.8, "neglect": 0.0}, "slip": 0.0}),
+    ({"observer": {"priming": 0.0}, "slip": 1.0}, {"observer": {"priming": 0.0}, "slip": 0.0}),
+], ids=["priming", "neglect", "slips"])
+def test_each_error_mechanism_raises_wrong_kemps(on: dict, off: dict) -> None:
+    seeds = range(100, 220)
+    with_it = _wrong_kemps({**on, "fidget_scale": BUSY}, seeds)
+    without = _wrong_kemps({**off, "fidget_scale": BUSY}, seeds)
+    assert binomtest(with_it, with_it + without, 0.5, alternative="greater").pvalue < 0.01, (with_it, without)
