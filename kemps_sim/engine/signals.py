@@ -8,8 +8,9 @@ no pair uses as its signal could change nothing and are not simulated: by the su
 the remaining fidgets keep exactly their rates.
 
 Two human errors live here. An observer may read a noticed gesture of its partner as the look-alike it is waiting
-for, the pair's signal (``Observer.priming``), and then takes the percept under that name. A natural gesture of a seat's own signal may look meant (``PlayerProfile.slip``):
-it is perceived as a deliberate one would be and recorded as a slip.
+for, the pair's signal (``Observer.priming``), and then takes the percept under that name. A natural gesture of a
+seat's own signal may look meant (``PlayerProfile.slip``): it is perceived as a deliberate one would be and recorded
+as a slip.
 """
 
 from __future__ import annotations
