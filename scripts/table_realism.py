@@ -134,8 +134,9 @@ def print_cell(label: str, matches: int, measured: pd.DataFrame, compared: pd.Da
     for row in compared.itertuples(index=False):
         target = targets[row.target]
         value = "" if target.value is None or target.bound else f"{number(target.value)} "
-        print(f"  {mark(row.agrees)} {row.target:<{width}}  {number(row.estimate):>6} "
-              f"{interval(row.low, row.high):<17} target {value}{target.interval_text()}")
+        spread = "(parameters)" if row.basis == "parameters" and row.low == row.high else interval(row.low, row.high)
+        print(f"  {mark(row.agrees)} {row.target:<{width}}  {number(row.estimate):>8} "
+              f"{spread:<19} target {value}{target.interval_text()}")
 
 
 def main(argv: list[str] | None = None) -> int:

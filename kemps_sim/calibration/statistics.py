@@ -77,8 +77,8 @@ PARAMETER_STATISTICS = ("face_touches_per_hour", "blinks_per_minute", "reaction_
 #: The columns of a statistics table after the group columns.
 COLUMNS = ("statistic", "estimate", "low", "high", "count", "n", "matches", "basis")
 #: The columns of :func:`compare_to_targets` after the group columns.
-COMPARISON_COLUMNS = ("target", "statistic", "kind", "estimate", "low", "high", "target_value", "target_low",
-                      "target_high", "agrees", "inside")
+COMPARISON_COLUMNS = ("target", "statistic", "kind", "basis", "estimate", "low", "high", "target_value",
+                      "target_low", "target_high", "agrees", "inside")
 NAN = math.nan
 
 
@@ -261,9 +261,11 @@ def compare_to_targets(statistics: pd.DataFrame, targets: Targets | Iterable[Any
     The group columns are those of ``statistics`` outside :data:`COLUMNS`. ``agrees`` is True when the simulated
     interval ``[low, high]`` and the target's interval ``[target_low, target_high]`` share at least one point; a
     bound's interval is its half-line (``at_most 0.25``: ``(-inf, 0.25]``), so a bound agrees unless the whole
-    simulated interval lies beyond it. A statistic without an interval (one match, or a parameter) is taken as the
-    point ``[estimate, estimate]``. ``inside`` is stricter: the point estimate lies in the target's interval. Both
-    are None where the group has no estimate (say, no Stop Kemps call for a Stop precision).
+    simulated interval lies beyond it. A statistic without an interval (one match) is taken as the point
+    ``[estimate, estimate]``. A parameter statistic's ``[low, high]`` spans its seats' values, so it agrees when
+    the seats' range meets the target's interval (at a table of equal seats: when their value lies in it).
+    ``inside`` is stricter: the point estimate lies in the target's interval. Both are None where the group has no
+    estimate (say, no Stop Kemps call for a Stop precision).
 
     Columns: the group columns, then :data:`COMPARISON_COLUMNS`.
     """
@@ -279,8 +281,9 @@ def compare_to_targets(statistics: pd.DataFrame, targets: Targets | Iterable[Any
             low = float(found["low"]) if found is not None else NAN
             high = float(found["high"]) if found is not None else NAN
             agrees, inside = agreement(estimate, low, high, target.low, target.high)
+            basis = found["basis"] if found is not None and "basis" in found.index else None
             rows.append({**fields, "target": target.name, "statistic": target.statistic, "kind": target.kind,
-                         "estimate": estimate, "low": low, "high": high,
+                         "basis": basis, "estimate": estimate, "low": low, "high": high,
                          "target_value": NAN if target.value is None else target.value,
                          "target_low": target.low, "target_high": target.high, "agrees": agrees, "inside": inside})
     return frame(rows, [*by, *COMPARISON_COLUMNS])
