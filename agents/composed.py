@@ -37,7 +37,7 @@ from kemps_sim_agents.attention import Looking, check_attention
 from kemps_sim_agents.calling import WATCH_SPAN, Calling, CallingPart, check_caution, check_threshold
 from kemps_sim_agents.collecting import Collecting, best_picks, rank_counts
 from kemps_sim_agents.habits import RoundMemory
-from kemps_sim_agents.signal_choice import SignalChoice, check_signal_params
+from kemps_sim_agents.signal_choice import AUTO, SignalChoice, check_signal_params
 from kemps_sim_agents.signalling import Signalling
 
 from kemps_sim.agent import BaseAgent
@@ -76,8 +76,8 @@ class PartsAgent(BaseAgent):
 
     resignal: float = 3.0
     switch_after: int = 2
-    signal: str = "ear"
-    signal_policy: str = "fixed"
+    signal: str = AUTO
+    signal_policy: str = "convention"
     attention: str = "profile"
 
     name = "parts"

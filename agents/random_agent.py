@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 from kemps_sim_agents.habits import RoundMemory, holds_four
-from kemps_sim_agents.signal_choice import SignalChoice, check_signal_params
+from kemps_sim_agents.signal_choice import AUTO, SignalChoice, check_signal_params
 
 from kemps_sim.agent import BaseAgent
 from kemps_sim.errors import ConfigError
@@ -24,8 +24,8 @@ class RandomAgent(BaseAgent):
     name = "random"
     description = "legal random swaps; signals four of a kind and calls on the partner's signal (baseline)"
 
-    def __init__(self, p_swap: float = 0.5, max_cards: int = 1, resignal: float = 3.0, signal: str = "ear",
-                 signal_policy: str = "fixed"):
+    def __init__(self, p_swap: float = 0.5, max_cards: int = 1, resignal: float = 3.0, signal: str = AUTO,
+                 signal_policy: str = "convention"):
         if isinstance(p_swap, bool) or not isinstance(p_swap, int | float) or not 0.0 <= p_swap <= 1.0:
             raise ConfigError(f"random.p_swap = {p_swap!r}: must be a probability from 0 to 1")
         if isinstance(max_cards, bool) or not isinstance(max_cards, int) or not 1 <= max_cards <= 4:

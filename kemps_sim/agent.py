@@ -62,15 +62,21 @@ class BaseAgent:
         self.players = players
         self.rng = rng
 
-    #: The signal a pair starts with unless its policy chooses otherwise: a small, natural hand-to-face gesture.
-    default_signal = "ear"
+    #: A signal a subclass wants its pair to start with (if allowed); None: the pair's first candidate, the natural
+    #: gesture the table dealt it (``obs.signal_candidates``, :mod:`kemps_sim.conventions`), so no two pairs start
+    #: with the same one.
+    default_signal: str | None = None
 
     def choose_signal(self, obs: Observation) -> str:
-        """Keep the signal used so far; in the first round take ``default_signal`` (or the first allowed)."""
+        """Keep the signal used so far; in the first round take ``default_signal`` if set and allowed, else the
+        pair's first candidate (with none dealt, the first allowed gesture)."""
         if obs.signal:
             return obs.signal
         allowed = obs.signals_allowed
-        return self.default_signal if self.default_signal in allowed else allowed[0]
+        if self.default_signal is not None and self.default_signal in allowed:
+            return self.default_signal
+        candidates = obs.signal_candidates
+        return candidates[0] if candidates else allowed[0]
 
     def decide(self, obs: Observation) -> Intent:  # pragma: no cover - abstract
         """The next intent, given what the seat sees now: every policy implements this."""

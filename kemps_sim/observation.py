@@ -47,8 +47,8 @@ class Observation:
     Agents read it; they never change it (their own ``memory`` dict excepted).
     """
 
-    __slots__ = ("_clock", "_hand", "_log", "_perceiver", "_percepts", "_private", "_profile", "_public",
-                 "_repertoire", "memory", "pair", "partner", "seat", "signal")
+    __slots__ = ("_candidates", "_clock", "_hand", "_log", "_perceiver", "_percepts", "_private", "_profile",
+                 "_public", "_repertoire", "memory", "pair", "partner", "seat", "signal")
 
     def __init__(self, seat: int, state: RoundState, memory: dict[str, Any] | None = None, *,
                  profile: PlayerProfile = DEFAULT_PROFILE, perceiver: Perceiver | None = None,
@@ -68,6 +68,7 @@ class Observation:
         self._percepts = ReadOnlyList(state.percepts[seat])
         self._log = ReadOnlyList(public.log)
         self._private = ReadOnlyList(state.private[seat])
+        self._candidates = state.candidates[self.pair]  # the own pair's list only
         self._profile = profile
         self._perceiver = perceiver
         self._repertoire = repertoire
@@ -93,6 +94,12 @@ class Observation:
         """Events only this seat saw: its own hand becoming (or ceasing to be) four of a kind, a race it lost, and
         cards shown to it alone after its wrong Stop Kemps (003)."""
         return self._private
+
+    @property
+    def signal_candidates(self) -> tuple[str, ...]:
+        """The signals the seat's pair agreed it may use this match, in the order it means to use them
+        (:mod:`kemps_sim.conventions`): the pair's secret, shown to no other seat. Empty if the table dealt none."""
+        return tuple(self._candidates)
 
     @property
     def barred_from_stop(self) -> bool:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from kemps_sim.errors import ConfigError
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome, Standings
 from kemps_sim.table import TableState
@@ -80,6 +81,8 @@ class RoundState:
     public: PublicState
     table: TableState
     signals: tuple[str, ...]  # each pair's signal, by pair
+    # per pair: the signals it agreed it may use this match, in order (kemps_sim.conventions); private to the pair
+    candidates: list[list[str]] = field(default_factory=list)
     private: list[list[TraceEvent]] = field(default_factory=list)  # per seat: events only that seat saw
     percepts: list[list[Any]] = field(default_factory=list)  # per seat: gestures it noticed (Percept)
     holding: list[bool] = field(default_factory=list)  # per seat: whether its hand is four of a kind now
@@ -89,6 +92,8 @@ class RoundState:
 
     def __post_init__(self) -> None:
         n = self.public.rules.players
+        if not self.candidates:
+            self.candidates = [[] for _ in range(n // 2)]
         if not self.private:
             self.private = [[] for _ in range(n)]
         if not self.percepts:
@@ -100,13 +105,25 @@ class RoundState:
 
     @classmethod
     def start(cls, rules: Rules, table: TableState, *, dealer: int, round_index: int, signals: Sequence[str],
-              signals_allowed: Sequence[str], standings: Standings, clock: Clock) -> RoundState:
-        """The state of a round as dealt."""
+              signals_allowed: Sequence[str], standings: Standings, clock: Clock,
+              candidates: Sequence[Sequence[str]] = ()) -> RoundState:
+        """The state of a round as dealt; ``candidates`` gives each pair's candidate signals (none: empty)."""
         public = PublicState(rules=rules, dealer=dealer, round_index=round_index,
                              signals_allowed=tuple(signals_allowed), standings=standings, clock=clock,
                              middle=table.middle, owed=table.owed, pack_size=len(table.pack),
                              refilling=table.refilling)
-        return cls(public=public, table=table, signals=tuple(signals))
+        state = cls(public=public, table=table, signals=tuple(signals))
+        state.agree(candidates)
+        return state
+
+    def agree(self, candidates: Sequence[Sequence[str]]) -> None:
+        """Set each pair's candidate signals (one sequence per pair; none: every pair's emptied), in place, so that
+        the views already handed out see them: a view keeps its own pair's list, never another pair's."""
+        pairs = len(self.candidates)
+        if candidates and len(candidates) != pairs:
+            raise ConfigError(f"candidates: {len(candidates)} given for {pairs} pairs; give one per pair")
+        for pair, own in enumerate(self.candidates):
+            own[:] = candidates[pair] if candidates else ()
 
     @property
     def rules(self) -> Rules:
@@ -121,14 +138,16 @@ class RoundState:
     def sketch(cls, rules: Rules, *, hands: Sequence[Sequence[int]] | None = None, middle: Sequence[int] = (),
                log: list[TraceEvent] | None = None, now: float = 0.0, dealer: int = 0, playing: bool = True,
                signals_allowed: Sequence[str] = ("ear", "nose"), standings: Standings | None = None,
-               round_index: int = 0) -> RoundState:
+               round_index: int = 0, candidates: Sequence[Sequence[str]] = ()) -> RoundState:
         """A state of a table set by hand (hands not given are empty; nothing is checked for conservation): how
-        tests and examples show an agent a situation. Its clock is a :class:`FixedClock` at ``now``."""
+        tests and examples show an agent a situation. Its clock is a :class:`FixedClock` at ``now``; every pair
+        signals with the first allowed gesture, and ``candidates`` gives the pairs' candidate signals (none: empty)."""
         n = rules.players
         table = TableState.unchecked(rules, hands if hands is not None else [[] for _ in range(n)], middle)
         state = cls.start(rules, table, dealer=dealer, round_index=round_index,
                           signals=(signals_allowed[0],) * rules.pairs, signals_allowed=signals_allowed,
-                          standings=standings or Standings.start(rules), clock=FixedClock(now))
+                          standings=standings or Standings.start(rules), clock=FixedClock(now),
+                          candidates=candidates)
         state.public.playing = playing
         if log is not None:
             state.public.log = log

@@ -86,7 +86,8 @@ def test_every_builtin_plays_full_strict_matches_under_every_preset(preset, play
 def test_signal_policies(policy):
     """fixed keeps the starting signal; change_when_seen switches exactly after rounds whose calls cued the pair's
     signal, to a gesture not used before; random draws from the allowed signals."""
-    result = simulate_match("standard", [f"collector(signal_policy={policy!r})", "collector"], seed=5)
+    result = simulate_match("standard", [f"collector(signal='ear', signal_policy={policy!r})",
+                                         "collector(signal='ear', signal_policy='fixed')"], seed=5)
     used = [rnd.signals[0] for rnd in result.rounds]
     assert all(rnd.signals[1] == "ear" for rnd in result.rounds)
     if policy == "fixed":

@@ -19,7 +19,7 @@ from kemps_sim import PlayerProfile, preset_names, simulate_match
 from kemps_sim.trace import CallHeard, HandFour
 from tests.test_agents_collecting import km_median
 
-BLINK = "(signal='blink')"
+BLINK = "(signal='blink', signal_policy='fixed')"
 
 
 def eyes(d_prime: float) -> PlayerProfile:

@@ -75,10 +75,10 @@ def test_reader_of_a_seat_never_asked_for_the_signal_still_hears_every_calls_of_
     made: list[Watcher] = []
 
     def watcher() -> Watcher:
-        made.append(Watcher())
+        made.append(Watcher(signal="ear", signal_policy="fixed"))
         return made[-1]
 
-    result = simulate_match("standard", [watcher, "collector"], seed=4)
+    result = simulate_match("standard", [watcher, "collector(signal='ear', signal_policy='fixed')"], seed=4)
     upper = made[1]  # seat 2: the lower seat 0 chooses the pair's signal, so only seat 2 relies on the live view
     heard = [e for rnd in result.rounds[:-1] for e in rnd.trace if type(e) is CallHeard]
     assert [h.call for h in upper.reader.calls[:len(heard)]] == heard

@@ -2,7 +2,7 @@
 that pair's deliberate-looking gestures (from reveals, wrong calls and gestures followed by swaps).
 
 Matches are played under the standard rules scored in points to 100, so that every match lasts exactly the capped
-number of rounds and late rounds are as many as early ones; the watcher sits in pair 0 with its defaults. Counts are
+number of rounds and late rounds are as many as early ones; the watcher sits in pair 0. Counts are
 per round. A pair that changes its signal does so only after a round, so round 0 is the very same round in both arms
 of a comparison (same seeds): the difference between the arms is what the watcher learned.
 """
@@ -37,8 +37,10 @@ def pooled(rows: list[dict[str, int]]) -> dict[str, int]:
 
 def test_against_a_bluffing_pair_wrong_stop_kemps_fall_to_at_most_half_by_round_five():
     """The bluffers fake their signal with every fresh three of a kind; a watcher that has been burnt trusts that
-    pair's gestures less. Measured: 150 matches of 8 rounds, watcher against bluffer (protocol agreed)."""
-    tally = stops_by_round("bluffer", matches=150, rounds=8)
+    pair's gestures less. Measured: 150 matches of 8 rounds, watcher against bluffer (protocol agreed), both pairs
+    keeping an ear touch all match."""
+    tally = stops_by_round("bluffer(signal='ear', signal_policy='fixed')", matches=150, rounds=8,
+                           watcher="watcher(signal='ear', signal_policy='fixed')")
     first, late = tally[0], pooled(tally[5:])
     assert first["rounds"] == 150 and late["rounds"] == 450
     first_rate, late_rate = first["wrong"] / first["rounds"], late["wrong"] / late["rounds"]
@@ -54,9 +56,10 @@ def test_a_kept_signal_is_learned_and_changing_it_once_seen_removes_the_gain():
     same pair changing its signal once seen called, the later rounds lose most of that rise. Measured: 300 matches
     of 6 rounds per arm, watcher (signalling with a chin touch itself, so that its own signal does not make it
     watch the other pair's) against collector (ear) with ``signal_policy`` fixed or change_when_seen."""
-    watcher = "watcher(signal='chin')"
-    keep = stops_by_round("collector", matches=300, rounds=6, watcher=watcher)
-    change = stops_by_round("collector(signal_policy='change_when_seen')", matches=300, rounds=6, watcher=watcher)
+    watcher = "watcher(signal='chin', signal_policy='fixed')"
+    keep = stops_by_round("collector(signal='ear', signal_policy='fixed')", matches=300, rounds=6, watcher=watcher)
+    change = stops_by_round("collector(signal='ear', signal_policy='change_when_seen')", matches=300, rounds=6,
+                            watcher=watcher)
     assert keep[0] == change[0]  # round 0 is the same round in both arms
     first = keep[0]["right"] / keep[0]["rounds"]
     kept, changed = pooled(keep[1:]), pooled(change[1:])

@@ -91,7 +91,8 @@ def test_a_seat_that_owes_cards_must_pick_them_up_before_waiting():
 
 
 def test_collectors_perceive_only_their_signal_and_unwatched_fidgets_are_not_simulated():
-    result = simulate_round("standard", "collector(stop=False)", seed=2, config=EngineConfig(max_round_seconds=60))
+    result = simulate_round("standard", "collector(stop=False, signal='ear')", seed=2,
+                            config=EngineConfig(max_round_seconds=60))
     assert all(e.gesture == "ear" for e in result.trace if type(e) is Perceived)
     assert all(e.gesture == "ear" for e in result.trace if type(e) is Gestured)
     watched_all = simulate_round("standard", [Idle()] * 4, seed=2, config=EngineConfig(max_round_seconds=60))

@@ -176,7 +176,8 @@ def test_void_round_keeps_the_same_dealer():
     rules = load_rules("party", dealer_rotation="left")
     seen = 0
     for seed in range(10):
-        result = simulate_match(rules, "collector,random", seed=seed)
+        result = simulate_match(rules, "collector(signal='ear', signal_policy='fixed'),"
+                                       "random(signal='ear', signal_policy='fixed')", seed=seed)
         voids = [i for i, r in enumerate(result.rounds[:-1]) if r.outcome is Outcome.VOID_PACK_EXHAUSTED]
         seen += len(voids)
         for i in voids:

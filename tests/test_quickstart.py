@@ -22,12 +22,14 @@ def test_every_quickstart_cell_shows_all_four_call_outcomes_from_two_defending_l
     spec = spec_from_mapping(data)
     assert spec.compare == CompareSpec("rules.double_kemps", True, False, "win_rate", 0,
                                        "Does Double Kemps change who wins?")
-    # both pairs learn: after a match, every seat's belief has learned the other pair's signal from the calls
+    # both pairs learn: after a match, every seat's belief has learned the other pair's signal from the calls (the
+    # pairs keep their first signal here: under the default convention a signal seen called is changed, and the
+    # last round's is then one nobody has seen yet)
     made = []
 
     def keep(factory):
         def build():
-            made.append(factory())
+            made.append(factory().clone(signal_policy="fixed"))
             return made[-1]
         return build
 

@@ -10,8 +10,12 @@ it"):
   held four of a kind, weakly if only its partner did (under ``accused_pair``);
 - a wrong Stop Kemps says its cue was probably not p's signal.
 
-Beliefs are pseudo-counts over the allowed gestures (1 each to start: no gesture is favoured before anything is
-seen), so a pair's signal share is count / total. Pairs may change signals between rounds, so older evidence
+Beliefs are pseudo-counts over the allowed gestures, so a pair's signal share is count / total. They start at
+:data:`NATURAL_PRIOR` (1) for each gesture of the natural pool (:func:`kemps_sim.conventions.natural_among`: made by
+accident often enough to hide a signal, not so often as to drown it) and :data:`ODD_PRIOR` (0.25) for each other
+allowed gesture: people expect a pair to choose a small, natural signal (004: "a good signal is small, natural and
+easy to repeat"), yet an odd one (a cough, a yawn, a blink) is possible. The 0.25 is an estimate: an odd gesture
+is a quarter as likely a choice as a natural one. Pairs may change signals between rounds, so older evidence
 fades: each new cue first multiplies the pair's counts by ``forget``. The seat's own pair's signal is known, not
 learned.
 """
@@ -20,14 +24,37 @@ from __future__ import annotations
 
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import is_four_of_a_kind
+from kemps_sim.conventions import natural_among
+from kemps_sim.errors import ConfigError
+from kemps_sim.gestures import DEFAULT_REPERTOIRE, Repertoire
 from kemps_sim.seating import NOBODY, pair_of, partner
+
+#: Prior pseudo-count of a gesture of the natural pool being a pair's signal (module doc).
+NATURAL_PRIOR = 1.0
+#: Prior pseudo-count of any other allowed gesture (module doc): possible, but not what people expect. Estimate.
+ODD_PRIOR = 0.25
+
+
+def prior_counts(allowed: tuple[str, ...], repertoire: Repertoire = DEFAULT_REPERTOIRE,
+                 odd_prior: float = ODD_PRIOR) -> dict[str, float]:
+    """The starting pseudo-counts over a pair's possible signals: :data:`NATURAL_PRIOR` for the natural ones,
+    ``odd_prior`` for the rest (if none is natural, every allowed gesture gets :data:`NATURAL_PRIOR`). An
+    ``odd_prior`` of 1 switches the preference off: every allowed gesture alike, as before pairs chose."""
+    natural = set(natural_among(repertoire, allowed))
+    if not natural:
+        return dict.fromkeys(allowed, NATURAL_PRIOR)
+    return {g: NATURAL_PRIOR if g in natural else odd_prior for g in allowed}
 
 
 class SignalKnowledge:
     """Pseudo-counts over each pair's possible signals, updated from every call heard (see the module doc)."""
 
-    def __init__(self, pairs: int, own_pair: int, learn: float = 20.0, forget: float = 0.25) -> None:
+    def __init__(self, pairs: int, own_pair: int, learn: float = 20.0, forget: float = 0.25,
+                 odd_prior: float = ODD_PRIOR) -> None:
+        if isinstance(odd_prior, bool) or not isinstance(odd_prior, int | float) or not 0 < odd_prior <= 1:
+            raise ConfigError(f"odd_prior = {odd_prior!r}: must be a pseudo-count > 0 and <= 1 (1: no preference)")
         self.pairs = pairs
+        self.odd_prior = odd_prior
         self.own_pair = own_pair
         self.learn = learn
         self.forget = forget
@@ -35,11 +62,14 @@ class SignalKnowledge:
         self.read = 0
         self.version = 0  # changes whenever a share may have changed
 
-    def update(self, reader: TableReader, allowed: tuple[str, ...]) -> bool:
-        """Take in the calls heard since the last update; True if anything was learned."""
+    def update(self, reader: TableReader, allowed: tuple[str, ...],
+               repertoire: Repertoire = DEFAULT_REPERTOIRE) -> bool:
+        """Take in the calls heard since the last update; True if anything was learned. The first update sets the
+        prior (:func:`prior_counts`) over ``allowed`` from ``repertoire``'s natural rates."""
         if not self.counts[0]:
+            prior = prior_counts(allowed, repertoire, self.odd_prior)
             for counts in self.counts:
-                counts.update(dict.fromkeys(allowed, 1.0))
+                counts.update(prior)
             self.version += 1
         calls = reader.calls
         if len(calls) == self.read:

@@ -1,7 +1,8 @@
 """A whole match as a pure function of (rules, lineup, profiles, seed): rounds until a pair has lost or won.
 
 All randomness comes from one :class:`numpy.random.SeedSequence` root spawned into independent streams: the
-table (deals, exact ties, dealer choice), every agent, and every seat's human timings, perception and fidgets.
+table (deals, exact ties, dealer choice), the pairs' candidate signals, every agent, and every seat's human
+timings, perception and fidgets.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from kemps_sim.conventions import deal_candidates, natural_signals
 from kemps_sim.engine.config import EngineConfig
 from kemps_sim.engine.gc_pause import fewer_collections
 from kemps_sim.engine.guard import Stopwatch, run_contained
@@ -85,10 +87,29 @@ def _early_error(name: str, when: str, seed: int, seat: int, problem: str) -> Ag
 # Every random stream of a match is a child of SeedSequence(seed) addressed by a fixed key, so that what one
 # stream draws never shifts another: a different knob in round 3 leaves the deal of round 4 as it was.
 DEALS, TIES, DEALERS, AGENT, SEAT = range(5)
+#: The stream of the pairs' candidate signals (kemps_sim.conventions), drawn once before the first round.
+CONVENTION = 5
 
 
 def _stream(seed: int, *key: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=key)
+
+
+def _candidates(rules: Rules, repertoire: Repertoire, seed: int) -> tuple[tuple[str, ...], ...]:
+    """Each pair's candidate signals for the match: the natural pool dealt round robin (kemps_sim.conventions)."""
+    pool = natural_signals(repertoire, rules.signal_modality)
+    return deal_candidates(pool, rules.pairs, np.random.default_rng(_stream(seed, CONVENTION)))
+
+
+def _with_candidates(make: Callable[[], RoundSim], candidates: tuple[tuple[str, ...], ...]) -> Callable[[], RoundSim]:
+    """``make`` followed by giving each pair's views its candidates. RoundSim builds the round's state itself and
+    takes no candidates, so they are set in place once it is built: the agents' ``watches``, asked while it is
+    built, see none yet (decisions and the next ``choose_signal`` see them)."""
+    def made() -> RoundSim:
+        sim = make()
+        sim.state.agree(candidates)
+        return sim
+    return made
 
 
 def _round_rngs(seed: int, round_index: int) -> tuple[np.random.Generator, np.random.Generator]:
@@ -170,16 +191,18 @@ def _play_match(played: _Played, seats: Seats, profiles: ProfilesLike, seed: int
     signals: tuple[str, ...] = ()
     last_state: RoundState | None = None
     allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
+    candidates = _candidates(rules, repertoire, seed)
     rounds = played.rounds
     while not match_over(rules, played.standings) and len(rounds) < config.max_rounds:
         index = len(rounds)
-        signals = _choose_signals(rules, kits, signals, last_state, allowed, played.standings, index, seed, watch)
+        signals = _choose_signals(rules, kits, signals, last_state, allowed, played.standings, index, seed, watch,
+                                  candidates)
         deal_rng, tie_rng = _round_rngs(seed, index)
-        result, sim = _run_round(seed, index, functools.partial(
+        result, sim = _run_round(seed, index, _with_candidates(functools.partial(
             RoundSim,
             rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng, tie_rng=tie_rng,
             dealer=dealer, signals=signals, standings=played.standings, round_index=index, seed=seed,
-            stacked=packs[index] if index < len(packs) else None, watch=watch))
+            stacked=packs[index] if index < len(packs) else None, watch=watch), candidates))
         decided = result.outcome not in (Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT)
         played.standings = result.standings.finish_round(decided)
         rounds.append(dataclasses.replace(result, standings=played.standings))
@@ -219,18 +242,20 @@ def simulate_round(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
         checked_seed, _, kits = _setup(rules, seats, profiles, seed, repertoire, watch)
         standings = Standings.start(rules)
         allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
+        candidates = _candidates(rules, repertoire, checked_seed)
         if signals is None:
-            chosen = _choose_signals(rules, kits, (), None, allowed, standings, 0, checked_seed, watch)
+            chosen = _choose_signals(rules, kits, (), None, allowed, standings, 0, checked_seed, watch, candidates)
         else:
             chosen = tuple(signals)
             if len(chosen) != rules.pairs or any(s not in allowed for s in chosen):
                 raise ConfigError(f"signals = {chosen!r}: give one per pair ({rules.pairs}), each one of "
                                   + ", ".join(allowed))
         deal_rng, tie_rng = _round_rngs(checked_seed, 0)
-        return _run_round(checked_seed, 0, functools.partial(
+        return _run_round(checked_seed, 0, _with_candidates(functools.partial(
             RoundSim,
             rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng, tie_rng=tie_rng,
-            dealer=dealer, signals=chosen, standings=standings, round_index=0, seed=checked_seed, watch=watch))[0]
+            dealer=dealer, signals=chosen, standings=standings, round_index=0, seed=checked_seed, watch=watch),
+            candidates))[0]
 
     def failed(error: BaseException) -> RoundResult:
         raise error
@@ -262,11 +287,12 @@ def _next_dealer(rules: Rules, dealer: int, decided: bool, rng: np.random.Genera
 
 def _choose_signals(rules: Rules, kits: Sequence[SeatKit], previous: tuple[str, ...],
                     last_state: RoundState | None, allowed: tuple[str, ...], standings: Standings,
-                    round_index: int, seed: int, watch: Stopwatch) -> tuple[str, ...]:
+                    round_index: int, seed: int, watch: Stopwatch,
+                    candidates: Sequence[Sequence[str]] = ()) -> tuple[str, ...]:
     """Each pair's signal for the next round, chosen by the pair's first seat, who tells the partner.
 
-    The seat sees the public log of the last round (before the first round, nothing), the standings and the pair's
-    current signal; no hand and no percepts.
+    The seat sees the public log of the last round (before the first round, nothing), the standings, the pair's
+    current signal and the pair's own candidate signals (``candidates``, one per pair); no hand and no percepts.
     """
     pairs = rules.pairs
     n = rules.players
@@ -274,7 +300,7 @@ def _choose_signals(rules: Rules, kits: Sequence[SeatKit], previous: tuple[str, 
     table = TableState.unchecked(rules, [[] for _ in range(n)], last_state.table.middle if last_state else [])
     state = RoundState.start(rules, table, dealer=last_state.public.dealer if last_state else 0,
                              round_index=round_index, signals=previous or ("",) * pairs, signals_allowed=allowed,
-                             standings=standings, clock=FixedClock())
+                             standings=standings, clock=FixedClock(), candidates=candidates)
     if last_state is not None:
         state.public.log = last_state.public.log
     chosen = []
