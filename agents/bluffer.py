@@ -6,11 +6,15 @@ With three of a kind freshly made by a swap, the bluffer gives the pair's signal
 signal made within the fake window after the signaller's own swap is a fake, and a real one waits until the holder
 has been still longer. A watcher that has learned the pair's signal sees a deliberate gesture from a player who has
 been taking one rank, and calls Stop Kemps: a wrong call, a letter for the watcher's pair (a point for the
-bluffers under points scoring).
+bluffers under points scoring). Once or twice: a fake comes right after the faker's own swap, and a seat that was
+burnt keeps the pair's honesty by that timing (:mod:`kemps_sim.belief.tells`), so it discounts the pair's gestures
+right after its swaps and still believes those after a stillness.
 
 ``partner_knows=True``: the pair agreed the protocol, so each partner ignores the other's fakes (and real signals
 wait out the window). ``partner_knows=False``: the partner is not told; it reads every signal as real and calls a
-wrong Kemps on a fake. Any agent with ``knows_fakes=True`` can partner a bluffer that keeps the protocol.
+wrong Kemps on a fake (004: "a false signal your own partner believes is a wrong Kemps and a letter against you"); its
+real signals come as promptly as its fakes, so they share the fakes' timing. Any agent with ``knows_fakes=True``
+can partner a bluffer that keeps the protocol.
 """
 
 from __future__ import annotations

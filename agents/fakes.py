@@ -7,7 +7,9 @@ sees every swap in the public log and stamps every percept with the moment the g
 one from the other: a signal made less than the window after the signaller's own last swap is a fake.
 
 The cost of the protocol is the wait: a real signal comes at least the window after the four-making swap
-(≈0.75 s after it otherwise: a reaction and a gesture).
+(≈0.75 s after it otherwise: a reaction and a gesture). And the timing that tells the partner a fake is a tell to
+everyone: a seat burnt by the pair's fakes learns that its gestures right after its own swaps are not to be trusted,
+while those after a stillness are (:mod:`kemps_sim.belief.tells`), so the fakes stop paying after a round or two.
 """
 
 from __future__ import annotations

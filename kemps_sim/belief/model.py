@@ -11,8 +11,11 @@ equally likely under H and F, so what the seat perceived of j since j last touch
     P(H | seen) = π·Λ / (π·Λ + P(F)·Λ + P(N)).
 
 A single unmistakable signal therefore lifts the belief to at most 1/(1 + r_q): a pair caught faking four times
-is believed less (004: fakes work "once, perhaps twice"). What tells a fake from a four is the prior: a faker is
-still swapping (stillness) and the public log may show it cannot hold four.
+is believed less (004: fakes work "once, perhaps twice"). What tells a fake from a four is the prior (a faker is
+still swapping, and the public log may show it cannot hold four) and, with ``reads_tells`` (the default), the
+timing of the gesture: for another pair, r_q is its fake odds for gestures made after as long a stillness as the
+one the seat would take for the signal (:mod:`kemps_sim.belief.tells`), so a pair burnt for gestures right after
+its own swaps has those discounted and its later ones believed.
 
 Everything here is read from the seat's observation and the public log, as far as the seat could take it in: a
 swap by another player is noticed, with its cards, only with the probability that the seat's eyes were on the
@@ -33,6 +36,7 @@ from kemps_sim.belief.honesty import Honesty, truths
 from kemps_sim.belief.percepts import GestureOdds, likelihood_ratio
 from kemps_sim.belief.prior import CERTAIN, IMPOSSIBLE, HoldPrior
 from kemps_sim.belief.signals import SignalKnowledge
+from kemps_sim.belief.tells import NO_TELLS, TimingTells
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.cards import HAND_SIZE
 from kemps_sim.observation import Observation
@@ -48,13 +52,18 @@ class Belief:
     """P(player holds four of a kind now) for every other player, as one seat sees the table.
 
     ``rng`` draws which swaps the seat noticed (give the belief its own stream); ``ignore`` sets percepts aside (a
-    pair's fake protocol); ``trust_partner`` says the partner's fakes are known, so its signals are all real.
+    pair's fake protocol); ``trust_partner`` says the partner's fakes are known, so its signals are all real;
+    ``reads_tells`` keeps each pair's honesty per timing bin (:mod:`kemps_sim.belief.tells`; default on, since
+    people learn when a pair's fakes come; off: every gesture of a pair weighed alike, as before tells were read);
+    ``partner_weight`` is what the cue of the partner's call counts for in the honesty belief
+    (:class:`~kemps_sim.belief.honesty.Honesty`: 1, as if seen; 0.5, the weight of a stranger's call, switches the
+    partner's part off).
     """
 
     def __init__(self, seat: int, players: int, rng: np.random.Generator, *,
                  ignore: Callable[[Percept], bool] | None = None, trust_partner: bool = False,
                  prior_fakes: float = 0.1, prior_real: float = 0.9, learn: float = 20.0,
-                 forget: float = 0.25) -> None:
+                 forget: float = 0.25, reads_tells: bool = True, partner_weight: float = 1.0) -> None:
         self.seat, self.players, self.pairs = seat, players, players // 2
         self.pair = pair_of(players, seat)
         self.partner = partner(players, seat)
@@ -64,7 +73,8 @@ class Belief:
         self.rng = rng
         self.ignore = ignore
         self.trust_partner = trust_partner
-        self.honesty_params = (prior_fakes, prior_real)
+        self.honesty_params = (prior_fakes, prior_real, partner_weight)
+        self.tells: TimingTells = TimingTells() if reads_tells else NO_TELLS
         self.reader = TableReader(players, seat, notice=self._noticed)
         self.knowledge = SignalKnowledge(self.pairs, self.pair, learn, forget)
         self.honesty: Honesty | None = None
@@ -103,13 +113,15 @@ class Belief:
         percepts = self._percepts
         if len(percepts) != self._read:
             ignore, seen, pending, pair_by_seat = self.ignore, self.seen, self.pending, self.pair_by_seat
+            tells, round_index = self.tells, reader.round
             for p in percepts[self._read:]:
                 if p.gesturer in seen and (ignore is None or not ignore(p)):
-                    seen[p.gesturer].append((p.time, p.gesture, p.llr))
+                    bin_ = tells.gesture_bin(reader, p.gesturer, p.time, round_index)
+                    seen[p.gesturer].append((p.time, p.gesture, p.llr, bin_))
                     if pair_by_seat[p.gesturer] != self.pair and p.time >= reader.still_since(p.gesturer):
                         weight = self._deliberate(p)
-                        if weight > pending.get(p.gesturer, (0.0, 0.0))[1]:
-                            pending[p.gesturer] = (p.time, weight)
+                        if weight > pending.get(p.gesturer, (0.0, 0.0, None))[1]:
+                            pending[p.gesturer] = (p.time, weight, bin_)
             self._read = len(percepts)
         if self.pending:
             self._swapped_after_signal(reader)
@@ -118,9 +130,9 @@ class Belief:
         """A deliberate-looking gesture followed by a swap of the same player, with no call between: a player who
         has made four of a kind stops swapping (004), so it was more likely a fake."""
         assert self.honesty is not None
-        for seat, (made_at, weight) in list(self.pending.items()):
+        for seat, (made_at, weight, bin_) in list(self.pending.items()):
             if reader.still_since(seat) > made_at:
-                self.honesty.swapped_after(self.pair_by_seat[seat], weight)
+                self.honesty.swapped_after(self.pair_by_seat[seat], weight, bin_)
                 del self.pending[seat]
 
     def _noticed(self, event: Swapped) -> bool:
@@ -141,18 +153,21 @@ class Belief:
         self.prior = HoldPrior(rules)
         self.odds = GestureOdds(obs.repertoire, obs.profile.observer, self.players - 2, self.signal_rate,
                                 obs.profile.fidget_scale)
-        fakes, real = self.honesty_params
+        fakes, real, partner_weight = self.honesty_params
         self.by_pair = rules.stop_kemps_reveals == "accused_pair"
-        self.honesty = Honesty(self.pairs, self.pair, self.by_pair, fakes, real)
+        self.honesty = Honesty(self.pairs, self.pair, self.by_pair, fakes, real, tells=self.tells,
+                               partner_weight=partner_weight)
 
     def _new_round(self, obs: Observation) -> None:
         self._obs, self._percepts, self._read = obs, obs.percepts, 0
         self._signals = {r: g for r, g in self._signals.items() if r >= obs.round_index - 1}
         self._signals[obs.round_index] = obs.signal
-        self.seen: dict[int, list[tuple[float, str, float]]] = {s: [] for s in range(self.players) if s != self.seat}
+        # what the seat perceived of each player this round: (made at, gesture, llr, timing bin or None)
+        self.seen: dict[int, list[tuple[float, str, float, int | None]]] = {
+            s: [] for s in range(self.players) if s != self.seat}
         self.floor = dict.fromkeys(self.seen, float("-inf"))  # evidence before this is settled (a wrong call)
-        self.pending: dict[int, tuple[float, float]] = {}  # the most deliberate-looking gesture of a player since
-        # its last swap: (made at, probability it was deliberate), other pairs only
+        self.pending: dict[int, tuple[float, float, int | None]] = {}  # the most deliberate-looking gesture of a
+        # player since its last swap: (made at, probability it was deliberate, timing bin), other pairs only
         self._calls_seen = len(self.reader.calls)
         assert self.honesty is not None
         self.honesty.remember(obs.round_index, obs.percepts)
@@ -221,7 +236,7 @@ class Belief:
         assert self.honesty is not None
         pair = self.pair_by_seat[seat]
         trusted = pair == self.pair and self.trust_partner
-        fake = 0.0 if trusted else min(prior * self.honesty.fake_odds(pair), 1.0 - prior)
+        fake = 0.0 if trusted else min(prior * self.honesty.fake_odds(pair, self.tell(seat)), 1.0 - prior)
         held = prior * ratio
         return held / (held + fake * ratio + (1.0 - prior - fake))
 
@@ -229,10 +244,41 @@ class Belief:
         """Λ: the likelihood ratio of what this seat perceived of ``seat`` since it last touched the middle."""
         assert self.odds is not None
         since = max(self.reader.still_since(seat), self.floor[seat])
-        percepts = [(g, llr) for t, g, llr in self.seen[seat] if t >= since]
+        percepts = [(g, llr) for t, g, llr, _ in self.seen[seat] if t >= since]
         hits = self.hits(obs, seat)
         return min(likelihood_ratio(self.odds, self.shares(seat), hits, percepts, obs.now - since - self.lag),
                    MAX_RATIO)
+
+    def tell(self, seat: int) -> int | None:
+        """The timing bin whose fake odds apply to ``seat``'s gestures now: that of the gesture the seat would take
+        for the signal, the latest percept of ``seat`` since it last touched the middle that was more likely
+        deliberate than not (else the most deliberate-looking one); None (every bin together) with nothing seen.
+        With one bin (``reads_tells`` off), always that bin.
+
+        The seat's own partner gets None too: tells are read in players suspected of deceiving the seat. A partner
+        is trusted, and one who was not told of a fake protocol has no reason to think its partner fakes on purpose:
+        its own wrong Kemps reads as its partner's accident (004: the partner "who coughs by accident"), which says
+        nothing about when its gestures come, and its trust falls for all of them alike."""
+        if self.tells.bins == 1:
+            return 0
+        if self.pair_by_seat[seat] == self.pair:
+            return None
+        since = max(self.reader.still_since(seat), self.floor[seat])
+        chosen, best = None, 0.0
+        for t, gesture, llr, bin_ in reversed(self.seen[seat]):
+            if t < since:
+                continue
+            weight = self._weight(seat, gesture, llr)
+            if weight > 0.5:
+                return bin_
+            if weight > best:
+                chosen, best = bin_, weight
+        return chosen
+
+    def _weight(self, seat: int, gesture: str, llr: float) -> float:
+        """Probability that a percept of ``gesture`` by ``seat`` this round was a deliberate signal."""
+        assert self.odds is not None
+        return self.odds.deliberate(gesture, llr, self.shares(seat).get(gesture, 0.0))
 
     def hits(self, obs: Observation, seat: int) -> dict[str, float]:
         """The seat's chance of noticing each gesture of ``seat`` if made on purpose: where its eyes are now, and

@@ -14,7 +14,9 @@ seat's eyes were on). Calls, sweeps and fresh middles are always noticed.
 
 A seat that is not asked :meth:`choose_signal` gets no decision after the call that ends a round, so it would
 never read that call. The observation is a live view, though: the reader keeps the last one it was handed and
-finishes reading that round's log when the next round begins, so every seat learns from every call.
+finishes reading that round's log when the next round begins, so every seat learns from every call. It keeps the
+swap times of the round before too, so that a call read at the next round can still be timed against the swaps
+(:meth:`TableReader.stillness_at`: how long a player had sat still when it made the gesture a call answered).
 """
 
 from __future__ import annotations
@@ -55,10 +57,13 @@ class TableReader:
         self.calls: list[HeardCall] = []  # the whole match, oldest first
         self._obs: Observation | None = None
         self._log: Sequence[TraceEvent] = ()
+        self.swap_times: list[list[float]] = []
+        self.started_at = 0.0
         self._start_round(-1)
 
     def _start_round(self, index: int) -> None:
         n = self.players
+        self.past = (self.round, self.swap_times, self.started_at)  # kept so that its calls can still be timed
         self.round = index
         self.read = 0
         self.net = [[0] * RANKS for _ in range(n)]  # cards of each rank each seat took minus those it threw
@@ -68,7 +73,7 @@ class TableReader:
         self.held_of_rank = [0] * RANKS  # held cards of each rank, over every seat
         self.owed = [0] * n  # cards a seat has put down and not yet picked up (multi_drop_first)
         self.discard = [0] * RANKS  # swept cards of each rank since the last reshuffle
-        self.swap_times: list[list[float]] = [[] for _ in range(n)]
+        self.swap_times = [[] for _ in range(n)]
         self.sweeps = 0
         self.started_at = 0.0  # when swapping opened
         self.seen_at = [-1] * RANKS  # the sweep count at which a card of each rank last lay in the middle
@@ -180,6 +185,20 @@ class TableReader:
         times = self.swap_times[seat]
         i = bisect_right(times, time)
         return times[i - 1] if i else float("-inf")
+
+    def stillness_at(self, seat: int, time: float, round_index: int) -> float | None:
+        """Seconds the seat had sat still at ``time`` of round ``round_index`` (since its last touch of the middle,
+        or since play opened): this round or the one before it (whose calls are read at the start of the next);
+        None for an older round, or a time before play opened."""
+        if round_index == self.round:
+            times, started = self.swap_times[seat], self.started_at
+        elif round_index == self.past[0]:
+            times, started = self.past[1][seat], self.past[2]
+        else:
+            return None
+        i = bisect_right(times, time)
+        last = times[i - 1] if i else started
+        return time - last if time >= last else None
 
     def still_since(self, seat: int) -> float:
         """When the seat last touched the middle (the start of play if it has not yet)."""
