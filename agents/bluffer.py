@@ -86,7 +86,8 @@ class Bluffer(Collector):
     def make_calling(self) -> Calling:
         """The partner sets this seat's fakes aside when the protocol is agreed (``partner_knows``)."""
         return Calling(self.seat, self.players, self.reader, self.rng.spawn(1)[0], self.caution, self.threshold,
-                       self.stop, self.partner_knows or self.knows_fakes, self.watch_span, self.hunches)
+                       self.stop, self.partner_knows or self.knows_fakes, self.watch_span, self.hunches,
+                       self.reads_tells)
 
     def make_signalling(self) -> Signalling:
         return FakeSignalling(self.resignal, self.partner_knows, self.fake_prob, self.rng)

@@ -8,7 +8,8 @@ than waiting, under the payoffs of the rules in force. A seat whose pair keeps a
 sets the partner's fakes aside (:mod:`agents.fakes`).
 
 What the seat watches follows from the belief and a limit: its own pair's signal, and at most ``watch_span``
-other gestures (ties at the limit all kept), those that promise the most evidence about the other pairs: the
+other gestures (ties broken by the seat's own hunches: an order of the gestures drawn once per match), those
+that promise the most evidence about the other pairs: the
 believed share of being a pair's signal, times the signal-to-fidget rate ratio, times the seat's own chance of
 noticing it. Nobody keeps every kind of gesture of every opponent in mind: the default span of four is the
 capacity of working memory (Cowan 2001, about four chunks). Before anything is known the span goes to the rarest
@@ -66,10 +67,12 @@ class Calling:
 
     def __init__(self, seat: int, players: int, reader: TableReader, rng: np.random.Generator, caution: float,
                  threshold: float | None, stop: bool, knows_fakes: bool, watch_span: int = WATCH_SPAN,
-                 hunches: bool = False) -> None:
+                 hunches: bool = False, reads_tells: bool = True) -> None:
         mate = partner(players, seat)
         ignore = (lambda p: p.gesturer == mate and is_fake(reader, mate, p.time)) if knows_fakes else None
-        self.belief = Belief(seat, players, rng, ignore=ignore, trust_partner=knows_fakes)
+        self.belief = Belief(seat, players, rng, ignore=ignore, trust_partner=knows_fakes, reads_tells=reads_tells)
+        self.hunch_rng = rng.spawn(1)[0]  # the order that breaks ties between gestures equally worth watching
+        self.hunches_order: dict[str, float] = {}
         self.caller = Caller(self.belief, caution, threshold, stop, hunches)
         self.stop = stop
         self.watch_span = watch_span
@@ -104,10 +107,13 @@ class Calling:
                 if pair != belief.pair:
                     for g, share in belief.shares(pair).items():
                         worth[g] = max(worth.get(g, 0.0), share * ratio.get(g, 0.0) * hits.get(g, 0.0))
-            ranked = sorted(worth.values(), reverse=True)
-            if ranked:
-                cut = ranked[min(self.watch_span, len(ranked)) - 1] * (1.0 - 1e-9)  # ties at the limit all kept
-                chosen.update(g for g, value in worth.items() if value >= cut and value > 0.0)
+            if not self.hunches_order:
+                names = sorted(obs.repertoire.names)
+                self.hunches_order = dict(zip(names, self.hunch_rng.random(len(names)).tolist(), strict=True))
+            order = self.hunches_order
+            ranked = sorted((g for g, value in worth.items() if value > 0.0 and g not in chosen),
+                            key=lambda g: (-round(worth[g], 9), order.get(g, 1.0), g))
+            chosen.update(ranked[:self.watch_span])
         belief.watched = frozenset(chosen)
         return belief.watched
 

@@ -37,7 +37,7 @@ from kemps_sim_agents.attention import Looking, check_attention
 from kemps_sim_agents.calling import WATCH_SPAN, Calling, CallingPart, check_caution, check_threshold
 from kemps_sim_agents.collecting import Collecting, best_picks, rank_counts
 from kemps_sim_agents.habits import RoundMemory
-from kemps_sim_agents.signal_choice import AUTO, SignalChoice, check_signal_params
+from kemps_sim_agents.signal_choice import AUTO, DISCIPLINE, SignalChoice, check_signal_params
 from kemps_sim_agents.signalling import Signalling
 
 from kemps_sim.agent import BaseAgent
@@ -78,6 +78,7 @@ class PartsAgent(BaseAgent):
     switch_after: int = 2
     signal: str = AUTO
     signal_policy: str = "convention"
+    signal_discipline: float = DISCIPLINE
     attention: str = "profile"
 
     name = "parts"
@@ -89,7 +90,7 @@ class PartsAgent(BaseAgent):
         check_positive(owner, "resignal", self.resignal)
         if isinstance(self.switch_after, bool) or not isinstance(self.switch_after, int) or self.switch_after < 1:
             raise ConfigError(f"{owner}.switch_after = {self.switch_after!r}: must be a whole number of sweeps >= 1")
-        check_signal_params(owner, self.signal, self.signal_policy)
+        check_signal_params(owner, self.signal, self.signal_policy, self.signal_discipline)
         check_attention(owner, self.attention)
 
     # Parts: subclasses override the ones they change ----------------------------------------------------------
@@ -111,7 +112,7 @@ class PartsAgent(BaseAgent):
         self.signalling = self.make_signalling()
         self.feeding = self.make_feeding()
         self.looking = Looking(self.attention)
-        self.choice = SignalChoice(self.signal, self.signal_policy)
+        self.choice = SignalChoice(self.signal, self.signal_policy, self.signal_discipline)
         self._counts_for: tuple[int, ...] | None = None
         self._counts: dict[int, int] = {}
 
@@ -207,8 +208,10 @@ class ReasoningAgent(PartsAgent):
     right call's gain; 1 is risk-neutral, the default :data:`LOSS_AVERSION` is a typical person's), ``threshold``
     (None: from the payoffs and the hazard; a probability fixes it), ``stop`` (whether it calls Stop Kemps:
     defends), ``knows_fakes`` (the pair keeps a fake protocol), ``watch_span`` (how many of the other pairs'
-    gestures it keeps an eye on, :mod:`agents.calling`) and ``hunches`` (whether it may call without having seen
-    anything: off, as 004 advises)."""
+    gestures it keeps an eye on, :mod:`agents.calling`), ``hunches`` (whether it may call without having seen
+    anything: off, as 004 advises) and ``reads_tells`` (whether it keeps each pair's honesty apart for gestures made
+    right after the gesturer's own swap and later ones, so that a fake's timing gives it away:
+    :mod:`kemps_sim.belief.tells`)."""
 
     caution: float = LOSS_AVERSION
     threshold: float | None = None
@@ -216,6 +219,7 @@ class ReasoningAgent(PartsAgent):
     knows_fakes: bool = False
     watch_span: int = WATCH_SPAN
     hunches: bool = False
+    reads_tells: bool = True
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -224,9 +228,10 @@ class ReasoningAgent(PartsAgent):
         check_bool(self.name, "stop", self.stop)
         check_bool(self.name, "knows_fakes", self.knows_fakes)
         check_bool(self.name, "hunches", self.hunches)
+        check_bool(self.name, "reads_tells", self.reads_tells)
         if isinstance(self.watch_span, bool) or not isinstance(self.watch_span, int) or self.watch_span < 0:
             raise ConfigError(f"{self.name}.watch_span = {self.watch_span!r}: must be a whole number of gestures >= 0")
 
     def make_calling(self) -> Calling:
         return Calling(self.seat, self.players, self.reader, self.rng.spawn(1)[0], self.caution, self.threshold,
-                       self.stop, self.knows_fakes, self.watch_span, self.hunches)
+                       self.stop, self.knows_fakes, self.watch_span, self.hunches, self.reads_tells)

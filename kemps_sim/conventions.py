@@ -4,9 +4,11 @@ Before the first deal each pair agrees a secret signal (004, 000). A good one is
 repeat"; "anything you would never do otherwise is spotted the first time you do it" (004). So the pool is the
 gestures allowed under ``rules.signal_modality`` that a person makes by accident between
 :data:`NATURAL_LOW_PER_HOUR` and :data:`NATURAL_HIGH_PER_HOUR` times an hour: often enough to hide among fidgets,
-but not so often that a partner could never tell the signal from the fidgets (a blink, 1200 an hour). With the
-default repertoire that is the touches of the face (chin, ear, nose, ...), a nod, a tap and the code word (fewer
-under ``silent`` and ``seen_only``); a cough (0.25 an hour) or a yawn (0.6) would be spotted the first time.
+but not so often that a partner could never tell the signal from the fidgets (a blink, 1200 an hour). Of those, a
+pair picks something seen: a sound (a tap, a code word) reaches every ear at the table at once, while a glance only
+reaches the eyes that are on the signaller, so a heard signal is no secret; heard gestures join the pool only when
+there are fewer seen ones than pairs. With the default repertoire the pool is the touches of the face (cheek,
+chin, ear, nose, ...) and a nod; a cough (0.25 an hour) or a yawn (0.6) would be spotted the first time.
 
 Pairs choose secretly, yet at a real table they rarely choose the same gesture, and a pair whose signal has been
 seen called moves on to another (004: "once the other pair has seen a signal called, they know it"). The engine
@@ -55,15 +57,19 @@ def natural_among(repertoire: Repertoire, names: Sequence[str], low_per_hour: fl
 
 
 def natural_signals(repertoire: Repertoire, modality_rule: str, low_per_hour: float = NATURAL_LOW_PER_HOUR,
-                    high_per_hour: float = NATURAL_HIGH_PER_HOUR) -> tuple[str, ...]:
-    """The gestures a pair would choose as its signal under ``modality_rule``: allowed, and made by accident between
-    ``low`` and ``high`` times an hour, in name order.
+                    high_per_hour: float = NATURAL_HIGH_PER_HOUR, pairs: int = 1) -> tuple[str, ...]:
+    """The gestures a pair would choose as its signal under ``modality_rule``: allowed, seen rather than heard, and
+    made by accident between ``low`` and ``high`` times an hour, in name order; the heard ones of that band too when
+    fewer than ``pairs`` are seen.
 
     If none is (a repertoire of rare or frantic gestures only), the allowed gestures not above ``high`` (a blink
     stays hopeless), and if those are none either, every allowed gesture: a pair must signal with something.
     """
     allowed = tuple(g.name for g in repertoire.allowed_signals(modality_rule))
     pool = natural_among(repertoire, allowed, low_per_hour, high_per_hour)
+    seen = tuple(name for name in pool if name in repertoire and not repertoire[name].heard)
+    if len(seen) >= pairs:
+        return seen
     if pool:
         return pool
     return natural_among(repertoire, allowed, 0.0, high_per_hour) or allowed

@@ -1,5 +1,5 @@
 """``camouflage``: after making four of a kind the holder keeps swapping (out and straight back), so the stillness
-tell does not build up, and the swapping never makes its partner's call wrong."""
+tell does not build up, and the swapping makes its partner's Kemps no more often wrong than a still holder's."""
 
 from __future__ import annotations
 
@@ -43,5 +43,11 @@ def test_camouflage_keeps_swapping_after_four_of_a_kind_without_spoiling_its_par
     assert sum(camouflage["swapped"]) > len(camouflage["swapped"]) / 3
     test = mannwhitneyu(camouflage["still"], collector["still"], alternative="less")
     assert test.pvalue < 1e-3, test
-    wrong = camouflage["right"].count(False)
-    assert wrong <= 0.02 * len(camouflage["right"]), wrong
+    # People err (a look-alike read as the signal, a slip), so a plain collector pair calls some Kemps wrong too; the
+    # swapping must not add to that: camouflage's share of wrong Kemps is within three pooled standard errors of
+    # the collectors' (two shares of about a hundred calls each).
+    wrong, calls = camouflage["right"].count(False), len(camouflage["right"])
+    base_wrong, base_calls = collector["right"].count(False), len(collector["right"])
+    pooled = (wrong + base_wrong) / (calls + base_calls)
+    margin = 3 * (pooled * (1 - pooled) * (1 / calls + 1 / base_calls)) ** 0.5
+    assert wrong / calls <= base_wrong / base_calls + margin, (wrong, calls, base_wrong, base_calls)

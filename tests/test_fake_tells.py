@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Iterator
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -204,32 +202,31 @@ def test_with_the_knob_off_the_timing_of_a_gesture_changes_nothing():
 
 
 # Measured: the tell is learned at the table -------------------------------------------------------------------------
-@contextmanager
-def tells_read(on: bool) -> Iterator[None]:
-    """Every seat's belief with ``reads_tells`` on or off (the knob the agents pass to their belief)."""
-    original = Belief.__init__
-    Belief.__init__ = functools.partialmethod(original, reads_tells=on)  # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        Belief.__init__ = original  # type: ignore[method-assign]
+def tells_read(entry: str, on: bool) -> str:
+    """A lineup entry ``name(...)`` with the agent's ``reads_tells`` knob set (passed to its belief)."""
+    return f"{entry[:-1]}, reads_tells={on})"
 
 
 LONG = load_rules("standard", scoring="points", target_points=100)
+UNPRIMED = {"observer": {"priming": 0.0}}
 
 
 @functools.cache
 def wrong_stops_by_round(opponent: str, on: bool, matches: int = 150, rounds: int = 8) -> tuple[tuple[int, int], ...]:
     """Per round index: (rounds, wrong Stop Kemps by the watchers in pair 1 against ``opponent`` in pair 0), every
-    match lasting ``rounds`` rounds (points to 100, capped), so that late rounds are as many as early ones."""
+    match lasting ``rounds`` rounds (points to 100, capped), so that late rounds are as many as early ones.
+
+    One factor at a time: the watchers are not primed (``observer.priming`` 0). A primed watcher also reads the
+    pair's idle look-alikes as its known signal, wrong Stops that come from misreading rather than from fakes, and
+    that no reading of fakes removes (tests/test_human_errors.py measures those)."""
     tally = [[0, 0] for _ in range(rounds)]
-    with tells_read(on):
-        for seed in range(matches):
-            result = simulate_match(LONG, [opponent, WATCHER], seed=seed, config=EngineConfig(max_rounds=rounds))
-            for rnd in result.rounds:
-                tally[rnd.index][0] += 1
-                tally[rnd.index][1] += sum(type(e) is CallHeard and e.call == "stop_kemps" and not e.right
-                                           and e.seat % 2 == 1 for e in rnd.trace)
+    lineup = [tells_read(opponent, on), tells_read(WATCHER, on)]
+    for seed in range(matches):
+        result = simulate_match(LONG, lineup, UNPRIMED, seed=seed, config=EngineConfig(max_rounds=rounds))
+        for rnd in result.rounds:
+            tally[rnd.index][0] += 1
+            tally[rnd.index][1] += sum(type(e) is CallHeard and e.call == "stop_kemps" and not e.right
+                                       and e.seat % 2 == 1 for e in rnd.trace)
     return tuple((n, k) for n, k in tally)
 
 
@@ -245,34 +242,34 @@ def late(tally: tuple[tuple[int, int], ...], start: int = 5) -> tuple[int, int]:
 
 
 def test_watchers_learn_a_told_bluffing_pairs_tell_within_a_few_rounds():
-    """150 matches of 8 rounds: watchers' wrong Stop Kemps per round in rounds 5-7 are at most a third of round 0's
-    (measured 0.07 against 0.41), and far fewer than with the knob off (0.18)."""
-    on, off = wrong_stops_by_round(TOLD, True), wrong_stops_by_round(TOLD, False)
+    """300 matches of 8 rounds: watchers' wrong Stop Kemps per round in rounds 5-7 are at most a third of round 0's
+    (measured 0.08 against 0.37 at 150 matches), and far fewer than with the knob off."""
+    on, off = wrong_stops_by_round(TOLD, True, 300), wrong_stops_by_round(TOLD, False, 300)
     first, rest = on[0], late(on)
-    assert first[0] == 150 and rest[0] == 450
-    assert first[1] >= 45, first  # the fakes do bait wrong calls before anything is learned
+    assert first[0] == 300 and rest[0] == 900
+    assert first[1] >= 90, first  # the fakes do bait wrong calls before anything is learned
     assert rates_below(rest, first, 1 / 3) < 0.01, (first, rest)
     assert rates_below(rest, late(off)) < 1e-4, (rest, late(off))
 
 
 @functools.cache
-def results(lineup: str, on: bool, matches: int = 150) -> dict[str, int]:
+def results(lineup: tuple[str, str], on: bool, matches: int = 150) -> dict[str, int]:
     """Standard matches of ``lineup`` (bluffers in pair 0): pair 0's wins, the rounds, pair 0's wrong Kemps."""
     counts = dict.fromkeys(("wins", "rounds", "wrong_kemps"), 0)
-    with tells_read(on):
-        for seed in range(matches):
-            result = simulate_match("standard", lineup, seed=seed)
-            counts["wins"] += result.winners == (0,)
-            for rnd in result.rounds:
-                counts["rounds"] += 1
-                counts["wrong_kemps"] += sum(type(e) is CallHeard and e.call == "kemps" and not e.right
-                                             and e.seat % 2 == 0 for e in rnd.trace)
+    entries = [tells_read(entry, on) for entry in lineup]
+    for seed in range(matches):
+        result = simulate_match("standard", entries, seed=seed)
+        counts["wins"] += result.winners == (0,)
+        for rnd in result.rounds:
+            counts["rounds"] += 1
+            counts["wrong_kemps"] += sum(type(e) is CallHeard and e.call == "kemps" and not e.right
+                                         and e.seat % 2 == 0 for e in rnd.trace)
     return counts
 
 
 def test_a_told_bluffing_pair_wins_clearly_fewer_matches_once_its_tell_is_read():
     """150 matches each: measured 0.64 with the tell read against 0.91 without."""
-    on, off = results(f"{TOLD},{WATCHER}", True), results(f"{TOLD},{WATCHER}", False)
+    on, off = results((TOLD, WATCHER), True), results((TOLD, WATCHER), False)
     table = [[on["wins"], 150 - on["wins"]], [off["wins"], 150 - off["wins"]]]
     assert fisher_exact(table, alternative="less").pvalue < 1e-4, table
 
@@ -281,7 +278,7 @@ def test_untold_bluffing_costs_its_own_pair():
     """With the tell read (150 matches each): the untold partner answers fakes with wrong Kemps (measured 0.18 a round,
     against 0.01 from a told pair: slips and misreads), and the pair that did not agree wins fewer matches than the
     same pair with the protocol agreed (measured 0.46 against 0.64; an honest pair of collectors: 0.43)."""
-    told, untold = results(f"{TOLD},{WATCHER}", True), results(f"{UNTOLD},{WATCHER}", True)
+    told, untold = results((TOLD, WATCHER), True), results((UNTOLD, WATCHER), True)
     told_kemps, untold_kemps = (told["rounds"], told["wrong_kemps"]), (untold["rounds"], untold["wrong_kemps"])
     assert rates_below(told_kemps, untold_kemps) < 1e-6, (told, untold)
     table = [[untold["wins"], 150 - untold["wins"]], [told["wins"], 150 - told["wins"]]]

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from kemps_sim_agents.collector import Collector
 from kemps_sim_agents.random_agent import RandomAgent
-from kemps_sim_agents.signal_choice import SignalChoice
+from kemps_sim_agents.signal_choice import DISCIPLINE, SignalChoice
 
 from kemps_sim import EngineConfig, load_rules, simulate_match, simulate_round
 from kemps_sim.belief.signals import NATURAL_PRIOR, ODD_PRIOR, SignalKnowledge, prior_counts
@@ -39,15 +39,19 @@ def dealt(rules: Rules, seed: int) -> tuple[tuple[str, ...], ...]:
 
 
 # The pool and the deal ------------------------------------------------------------------------------------------
-def test_the_natural_pool_leaves_out_the_hopeless_and_the_odd_and_follows_the_modality_rule():
+def test_the_natural_pool_leaves_out_the_hopeless_and_the_odd_and_the_heard_and_follows_the_modality_rule():
     spoken = natural_signals(DEFAULT_REPERTOIRE, "spoken_allowed")
-    assert {"chin", "ear", "eye_rub", "mouth", "nod", "nose", "tap", "word"} <= set(spoken)
+    assert set(spoken) == {"cheek", "chin", "ear", "eye_rub", "forehead", "hair", "mouth", "nod", "nose"}
     assert not {"blink", "cough", "yawn"} & set(spoken)  # 1200/h: hopeless; 0.25/h and 0.6/h: spotted at once
+    assert not {"tap", "word"} & set(spoken)  # natural, but every ear at the table hears them: no secret
     assert all(1.0 <= DEFAULT_REPERTOIRE[g].fidget_rate_per_hour <= 60.0 for g in spoken)
     assert list(spoken) == sorted(spoken)
-    silent = natural_signals(DEFAULT_REPERTOIRE, "silent")
-    assert set(silent) == set(spoken) - {"word"}
-    assert set(natural_signals(DEFAULT_REPERTOIRE, "seen_only")) == set(silent) - {"tap"}
+    assert natural_signals(DEFAULT_REPERTOIRE, "silent") == spoken == natural_signals(DEFAULT_REPERTOIRE, "seen_only")
+    # the heard ones join only when the seen ones are fewer than the pairs
+    assert natural_signals(DEFAULT_REPERTOIRE, "spoken_allowed", pairs=10) == (
+        "cheek", "chin", "ear", "eye_rub", "forehead", "hair", "mouth", "nod", "nose", "tap", "word")
+    assert natural_signals(DEFAULT_REPERTOIRE, "silent", pairs=10) == (
+        "cheek", "chin", "ear", "eye_rub", "forehead", "hair", "mouth", "nod", "nose", "tap")
     assert natural_signals(DEFAULT_REPERTOIRE, "silent", low_per_hour=2.9, high_per_hour=3.0) == ("tap",)
 
 
@@ -249,13 +253,13 @@ def stop(seat: int, accused: int, cue: str, right: bool) -> CallHeard:
     ([stop(0, 1, "tap", right=True)], False),  # our Stop against them
 ])
 def test_the_convention_changes_a_blown_signal_and_keeps_any_other(calls, changes):
-    choice = SignalChoice("auto", "convention")
+    choice = SignalChoice("auto", "convention", discipline=1.0)
     assert choice.choose(between("", [], 0), np.random.default_rng(0)) == "ear"  # round 0: the first candidate
     assert choice.choose(between("ear", calls), np.random.default_rng(0)) == ("nose" if changes else "ear")
 
 
 def test_the_convention_cycles_through_the_candidates_oldest_first():
-    choice = SignalChoice("auto", "convention")
+    choice = SignalChoice("auto", "convention", discipline=1.0)
     rng = np.random.default_rng(0)
     current = choice.choose(between("", [], 0), rng)
     sequence = [current]
@@ -267,7 +271,7 @@ def test_the_convention_cycles_through_the_candidates_oldest_first():
 
 
 def test_an_explicit_signal_starts_the_convention_and_the_candidates_follow():
-    choice = SignalChoice("word", "convention")
+    choice = SignalChoice("word", "convention", discipline=1.0)
     rng = np.random.default_rng(0)
     assert choice.choose(between("", [], 0), rng) == "word"
     assert choice.choose(between("word", [kemps(2, "word")]), rng) == "ear"
@@ -292,13 +296,13 @@ def blown(rnd: Any, pair: int, players: int) -> bool:
 
 
 def test_in_play_a_pair_changes_exactly_after_a_blown_round_to_its_least_recent_candidate():
-    """Default collectors at four players, 30 matches: every change follows a round in which the signal was seen
+    """Disciplined collectors at four players, 30 matches: every change follows a round in which the signal was seen
     called or a Stop accused the pair, every such round is followed by a change, and the new signal is the pair's
     candidate used least recently. Both kinds of blown round and kept rounds occur in the sample."""
     rules = load_rules("standard")
     kinds = {"seen": 0, "stopped": 0, "kept": 0}
     for seed in range(30):
-        result = simulate_match(rules, "collector", seed=seed)
+        result = simulate_match(rules, "collector(signal_discipline=1.0)", seed=seed)
         hands = dealt(rules, seed)
         for pair in range(rules.pairs):
             last_used = {hands[pair][0]: 0}
@@ -316,6 +320,26 @@ def test_in_play_a_pair_changes_exactly_after_a_blown_round_to_its_least_recent_
                     kinds["kept"] += 1
                 last_used[new] = index
     assert all(count >= 5 for count in kinds.values()), kinds
+
+
+def test_by_default_a_blown_signal_is_changed_at_the_worked_games_rate():
+    """Default collectors: a signal changes only after a blown round, and after a blown round with probability
+    DISCIPLINE (2 in 7, the worked game's pairs), within five binomial standard errors."""
+    rules = load_rules("standard")
+    blown_rounds = changed = 0
+    for seed in range(60):
+        result = simulate_match(rules, "collector", seed=seed)
+        for pair in range(rules.pairs):
+            for before, after in itertools.pairwise(result.rounds):
+                new_signal = after.signals[pair] != before.signals[pair]
+                if blown(before, pair, rules.players):
+                    blown_rounds += 1
+                    changed += new_signal
+                else:
+                    assert not new_signal
+    assert blown_rounds > 200
+    share = DISCIPLINE
+    assert abs(changed / blown_rounds - share) < 5 * (share * (1 - share) / blown_rounds) ** 0.5
 
 
 def test_a_third_party_agent_starts_with_its_pairs_first_candidate_and_keeps_it():
@@ -354,6 +378,7 @@ def test_the_prior_expects_a_natural_signal_but_allows_an_odd_one():
     (lambda: Collector(signal_policy=None), "collector.signal_policy = None"),
     (lambda: RandomAgent(signal=3), "random.signal = 3"),
     (lambda: RandomAgent(signal_policy="auto"), "random.signal_policy = 'auto'"),
+    (lambda: Collector(signal_discipline=1.5), "collector.signal_discipline = 1.5: must be a probability"),
     (lambda: simulate_match("standard", "watcher(signal_policy='convention ')", seed=0), "watcher.signal_policy"),
 ])
 def test_bad_signal_parameters_are_refused_in_one_line(make, fragment):

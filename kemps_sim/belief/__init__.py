@@ -6,6 +6,8 @@ four of a kind now, and calls chosen by their expected score.
 - :mod:`~kemps_sim.belief.percepts`: the likelihood of what the seat perceived (rates, evidence, silence);
 - :mod:`~kemps_sim.belief.signals`: which gesture each pair signals with, learned from calls;
 - :mod:`~kemps_sim.belief.honesty`: how often each pair's deliberate-looking gestures were fakes;
+- :mod:`~kemps_sim.belief.tells`: how long a player had sat still when it gestured: the bins each pair's honesty
+  is kept in, so that a fake's timing gives it away;
 - :mod:`~kemps_sim.belief.model`: :class:`Belief`, the three combined by Bayes' rule;
 - :mod:`~kemps_sim.belief.payoffs` and :mod:`~kemps_sim.belief.decision`: :class:`Caller`, calls as decisions.
 

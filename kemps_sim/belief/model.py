@@ -104,7 +104,7 @@ class Belief:
         heard = len(reader.calls)
         if heard != self._heard:  # what the calls teach, read once per new call (and once at the start)
             self._heard = heard
-            self.knowledge.update(reader, obs.signals_allowed)
+            self.knowledge.update(reader, obs.signals_allowed, obs.repertoire)
             assert self.honesty is not None
             if heard != self.honesty.read:
                 self.honesty.update(reader, self.seat, self._deliberate)

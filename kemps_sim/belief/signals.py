@@ -36,11 +36,15 @@ ODD_PRIOR = 0.25
 
 
 def prior_counts(allowed: tuple[str, ...], repertoire: Repertoire = DEFAULT_REPERTOIRE,
-                 odd_prior: float = ODD_PRIOR) -> dict[str, float]:
-    """The starting pseudo-counts over a pair's possible signals: :data:`NATURAL_PRIOR` for the natural ones,
+                 odd_prior: float = ODD_PRIOR, pairs: int = 1) -> dict[str, float]:
+    """The starting pseudo-counts over a pair's possible signals: :data:`NATURAL_PRIOR` for the natural ones (the
+    seen ones only when there are at least ``pairs`` of them, as pairs choose: :mod:`kemps_sim.conventions`),
     ``odd_prior`` for the rest (if none is natural, every allowed gesture gets :data:`NATURAL_PRIOR`). An
     ``odd_prior`` of 1 switches the preference off: every allowed gesture alike, as before pairs chose."""
     natural = set(natural_among(repertoire, allowed))
+    seen = {g for g in natural if g in repertoire and not repertoire[g].heard}
+    if len(seen) >= pairs:
+        natural = seen
     if not natural:
         return dict.fromkeys(allowed, NATURAL_PRIOR)
     return {g: NATURAL_PRIOR if g in natural else odd_prior for g in allowed}
@@ -67,7 +71,7 @@ class SignalKnowledge:
         """Take in the calls heard since the last update; True if anything was learned. The first update sets the
         prior (:func:`prior_counts`) over ``allowed`` from ``repertoire``'s natural rates."""
         if not self.counts[0]:
-            prior = prior_counts(allowed, repertoire, self.odd_prior)
+            prior = prior_counts(allowed, repertoire, self.odd_prior, self.pairs)
             for counts in self.counts:
                 counts.update(prior)
             self.version += 1
