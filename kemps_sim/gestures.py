@@ -25,7 +25,7 @@ MODALITIES: tuple[str, ...] = ("seen", "heard")
 #: The values of ``rules.signal_modality``: ``silent`` forbids spoken signals (000: no words; a knock on the table
 #: is fine), ``seen_only`` every signal that is heard (004's variant: something seen, not heard).
 SIGNAL_MODALITY_RULES: tuple[str, ...] = ("silent", "seen_only", "spoken_allowed")
-_GESTURE_KEYS = ("modality", "fidget_rate_per_hour", "salience", "spoken", "family")
+_GESTURE_KEYS = ("modality", "fidget_rate_per_hour", "salience", "spoken", "family", "scaled")
 
 
 def _checked_gesture(prefix: str, name: Any, values: Mapping[str, Any]) -> dict[str, Any]:
@@ -45,7 +45,10 @@ def _checked_gesture(prefix: str, name: Any, values: Mapping[str, Any]) -> dict[
     if not isinstance(family, str) or family.strip() != family or " " in family:
         raise ConfigError(f"{prefix}.family = {show(family)}: must be a word without spaces (the look-alike family), "
                           "or empty for a gesture that looks like no other")
-    return {"name": name, "modality": modality, "spoken": spoken, "family": family,
+    scaled = values["scaled"]
+    if not isinstance(scaled, bool):
+        raise ConfigError(f"{prefix}.scaled = {show(scaled)}: must be true or false")
+    return {"name": name, "modality": modality, "spoken": spoken, "family": family, "scaled": scaled,
             "fidget_rate_per_hour": check_number(f"{prefix}.fidget_rate_per_hour",
                                                  values["fidget_rate_per_hour"], ge=0.0),
             "salience": check_number(f"{prefix}.salience", values["salience"], gt=0.0)}
@@ -60,6 +63,8 @@ class Gesture:
     ``seen_only`` no heard gesture (spoken or a sound) may be. Gestures of one ``family`` look alike across a table
     (an ear touch, a hand in the hair, a scratch of the cheek): an observer watching for one of them may read another
     as it (:attr:`kemps_sim.perception.Observer.priming`); an empty family looks like nothing else.
+    ``scaled`` says whether a player's ``fidget_scale`` multiplies the natural rate (a fidget: how fidgety the player
+    is); a blink is physiology, and keeps its rate.
     """
 
     name: str
@@ -68,10 +73,12 @@ class Gesture:
     salience: float = 1.0
     spoken: bool = False
     family: str = ""
+    scaled: bool = True
     heard: bool = field(init=False, repr=False, compare=False)  # modality == "heard", precomputed for speed
 
     def __post_init__(self) -> None:
-        checked = _checked_gesture(f"gesture.{self.name}", self.name, {**self.as_dict(), "family": self.family})
+        checked = _checked_gesture(f"gesture.{self.name}", self.name,
+                                   {**self.as_dict(), "family": self.family, "scaled": self.scaled})
         for key, value in checked.items():
             object.__setattr__(self, key, value)
         object.__setattr__(self, "heard", self.modality == "heard")
@@ -81,12 +88,18 @@ class Gesture:
         """Natural rate per player per second."""
         return self.fidget_rate_per_hour / 3600.0
 
+    def rate_for(self, fidget_scale: float) -> float:
+        """The natural rate per second of a player whose ``fidget_scale`` is given (unscaled if not ``scaled``)."""
+        return self.fidget_rate * fidget_scale if self.scaled else self.fidget_rate
+
     def as_dict(self) -> dict[str, Any]:
         """The fields except the name, as a repertoire table entry."""
         out = {"modality": self.modality, "fidget_rate_per_hour": self.fidget_rate_per_hour,
                "salience": self.salience, "spoken": self.spoken}
         if self.family:
             out["family"] = self.family
+        if not self.scaled:
+            out["scaled"] = False
         return out
 
     @classmethod
@@ -101,7 +114,7 @@ class Gesture:
         check_keys(prefix, data, _GESTURE_KEYS, "a gesture field")
         if "fidget_rate_per_hour" not in data:
             raise ConfigError(f"{prefix}.fidget_rate_per_hour = (missing): must be a number >= 0 (per hour)")
-        values = {"modality": "seen", "salience": 1.0, "spoken": False, "family": "", **data}
+        values = {"modality": "seen", "salience": 1.0, "spoken": False, "family": "", "scaled": True, **data}
         return cls(**_checked_gesture(prefix, name, values))
 
 
@@ -116,7 +129,9 @@ _NON_MUCOSAL_REGION = round(0.56 * _FACE_TOUCH_PER_HOUR / 5, 2)  # Kwok et al. 2
 FACE = "face"
 
 DEFAULT_REPERTOIRE_GESTURES: tuple[Gesture, ...] = (
-    Gesture("blink", "seen", 20 * 60, salience=0.5),  # Bentivoglio et al. 1997: 17/min at rest, 26/min talking
+    # Bentivoglio et al. 1997: 17/min at rest, 26/min talking; physiology, not fidgeting: a fidgety player blinks
+    # no more (not scaled by fidget_scale)
+    Gesture("blink", "seen", 20 * 60, salience=0.5, scaled=False),
     Gesture("cheek", "seen", _NON_MUCOSAL_REGION, family=FACE),  # Kwok et al. 2015 non-mucosal share (split est.)
     Gesture("chin", "seen", _NON_MUCOSAL_REGION, family=FACE),  # Kwok et al. 2015 non-mucosal share (split est.)
     Gesture("cough", "heard", 0.25),  # Holt et al. 2016: healthy adults cough ≈0.25 times an hour
@@ -229,8 +244,8 @@ class FidgetStream:
     """A player's unintentional gestures as one Poisson process, the type of each drawn by rate.
 
     ``next_gap()`` gives the seconds to the next fidget and ``next_kind()`` its gesture name; both come from
-    pre-drawn blocks. ``scale`` multiplies every rate (a fidgety or a still player); ``exclude`` drops types the
-    engine need not simulate (say, blinks when nobody signals or watches with blinks). With no rate left,
+    pre-drawn blocks. ``scale`` multiplies every ``scaled`` rate (a fidgety or a still player); ``exclude`` drops
+    types the engine need not simulate (say, blinks when nobody signals or watches with blinks). With no rate left,
     ``next_gap()`` is ``math.inf``.
     """
 
@@ -250,7 +265,7 @@ class FidgetStream:
         self.rng = rng
         self.block = block
         self.kinds: tuple[str, ...] = tuple(g.name for g in chosen)
-        self.rates: tuple[float, ...] = tuple(g.fidget_rate * scale for g in chosen)
+        self.rates: tuple[float, ...] = tuple(g.rate_for(scale) for g in chosen)
         self.total_rate = math.fsum(self.rates) if scale > 0 else 0.0
         self._names = np.array(self.kinds, dtype=object)
         self._cum = np.cumsum(self.rates) / self.total_rate if self.total_rate > 0 else np.zeros(0)

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, NamedTuple
 import numpy as np
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.fitted_human import FITTED
 from kemps_sim.gestures import Gesture
 from kemps_sim.seating import NOBODY
 from kemps_sim.timing import DEFAULT_BLOCK, NumericConfig, check_mapping, show
@@ -139,24 +140,33 @@ class Observer(NumericConfig):
 
     d_fixated: float = 2.0  # estimate (no direct source): d' of deliberate vs natural when looking; swept
     d_peripheral: float = 0.8  # estimate (no direct source): d' in peripheral vision; swept
-    # c = 1.0: a cautious observer. Fidgets (≈25/h per player, blinks aside) far outnumber signals, and with
-    # d' = 2 an ideal observer whose prior odds are ≈7:1 for a fidget puts c at ln(7.4)/2 ≈ 1.0.
-    criterion: float = 1.0
+    # How readily a gesture is taken as possibly meant. An ideal observer whose prior odds are ≈7:1 for a fidget
+    # (fidgets, ≈45/h per player blinks aside, far outnumber signals) puts c at ln(7.4)/2 ≈ 1.0 with d' = 2; people
+    # at a table are less cautious. Fitted to the calibration targets (kemps_sim.fitted_human).
+    criterion: float = FITTED["observer.criterion"]
     busy_miss: float = 0.5  # Simons & Chabris 1999: about half miss an unexpected event while busy
     heard_d: float = 1.5  # estimate: d' of a deliberate sound (cough, tap, word) vs a natural one; swept
-    # Seeing what one looks for: a noticed gesture of the partner's of the same look-alike family as the pair's
-    # signal (a hand in the hair when the signal is the ear) is read as the signal with this probability. No study
+    # Seeing what one looks for: a noticed gesture of the same look-alike family as a signal the observer awaits
+    # (a hand in the hair when the signal is the ear: the partner's, or an opponent pair's the table has seen called)
+    # is read as that signal with this probability. No study
     # measures it for gestures; expectation biases perception toward the awaited category (Summerfield & de Lange
-    # 2014, review), so it is an estimate for the calibration to pin down. 0 switches it off.
-    priming: float = 0.3
+    # 2014, review); fitted to the calibration targets (kemps_sim.fitted_human). 0 switches it off.
+    priming: float = FITTED["observer.priming"]
     # Base-rate neglect: the share of the look-alikes' natural rate the observer leaves out when judging what it saw
     # (1: it trusts its eyes, taking an "ear touch" for an ear touch, as people neglect base rates: Kahneman &
     # Tversky 1973, Bar-Hillel 1980; 0: an ideal observer that knows how often it misreads). Default 1.
     neglect: float = 1.0
+    # A pair's signal is a form the partners agreed (which ear, how many taps) and made to look natural: an observer
+    # who has not yet seen that pair's signal called does not know the form and tells a meant gesture of that pair
+    # from an idle one with d' times this factor; the partner, and everyone once the signal has been called, see it
+    # with the full d' (004: an unusual signal is spotted the first time, a natural one hides). Fitted to the
+    # calibration targets (kemps_sim.fitted_human); 1 switches it off.
+    unfamiliar: float = FITTED["observer.unfamiliar"]
     _prefix: ClassVar[str] = "observer"
     _limits: ClassVar[Mapping[str, Mapping[str, float]]] = {
         "d_fixated": {"ge": 0.0}, "d_peripheral": {"ge": 0.0}, "criterion": {}, "busy_miss": {"ge": 0.0, "le": 1.0},
-        "heard_d": {"ge": 0.0}, "priming": {"ge": 0.0, "le": 1.0}, "neglect": {"ge": 0.0, "le": 1.0}}
+        "heard_d": {"ge": 0.0}, "priming": {"ge": 0.0, "le": 1.0}, "neglect": {"ge": 0.0, "le": 1.0},
+        "unfamiliar": {"ge": 0.0, "le": 1.0}}
 
     def as_dict(self) -> dict[str, float]:
         """The parameters as a plain dict."""
@@ -235,12 +245,13 @@ def _thresholds(observer: Observer, attention: Attention, relation: str, n_oppon
 def perceive(observer: Observer, attention: Attention, gesture: Gesture, deliberate: bool,
              rng: np.random.Generator | None, *, relation: str, n_opponents: int, busy: bool = False,
              gesturer: int = NOBODY, time: float = math.nan, u: float | None = None,
-             z: float | None = None) -> Percept | None:
+             z: float | None = None, familiar: bool = True) -> Percept | None:
     """One observer's percept of one gesture, or None if it went unnoticed.
 
     Draws a uniform ``u`` for the gaze (seen gestures only; a busy observer misses with ``busy_miss``) and a
     standard normal ``z`` for the evidence, from ``rng`` unless given. For many calls use :class:`Perceiver`,
-    which precomputes the thresholds and draws in blocks.
+    which precomputes the thresholds and draws in blocks. ``familiar=False``: the observer does not know the form of
+    the gesturer's pair's signal, and sees with d' times ``observer.unfamiliar``.
     """
     if gesture.heard:
         d, gaze = observer.heard_d * gesture.salience, HEARD
@@ -254,6 +265,8 @@ def perceive(observer: Observer, attention: Attention, gesture: Gesture, deliber
             d, gaze = observer.d_peripheral * gesture.salience, PERIPHERAL
         else:
             return None
+    if not familiar:
+        d *= observer.unfamiliar
     if z is None:
         z = float(rng.standard_normal())  # type: ignore[union-attr]
     x = z + (0.5 * d if deliberate else -0.5 * d)
@@ -269,8 +282,8 @@ class Perceiver:
     uniform, and one normal if it was in view; a heard one only a normal. Costs well under a microsecond.
     """
 
-    __slots__ = ("_c", "_d_fix", "_d_heard", "_d_per", "_thr", "_u", "_z", "attention", "block", "n_opponents",
-                 "observer", "rng")
+    __slots__ = ("_c", "_d_fix", "_d_heard", "_d_per", "_thr", "_u", "_unfamiliar", "_z", "attention", "block",
+                 "n_opponents", "observer", "rng")
 
     def __init__(self, observer: Observer, attention: Attention, rng: np.random.Generator, n_opponents: int,
                  block: int = DEFAULT_BLOCK) -> None:
@@ -280,6 +293,7 @@ class Perceiver:
         self.n_opponents, self.block = n_opponents, block
         self._c = observer.criterion
         self._d_fix, self._d_per, self._d_heard = observer.d_fixated, observer.d_peripheral, observer.heard_d
+        self._unfamiliar = observer.unfamiliar
         self.look(attention)
         self._u: list[float] = []
         self._z: list[float] = []
@@ -291,8 +305,10 @@ class Perceiver:
                      for rel in (PARTNER, OPPONENT, "opponents")}
 
     def perceive(self, gesture: Gesture, deliberate: bool, relation: str, busy: bool = False,
-                 gesturer: int = NOBODY, time: float = math.nan) -> Percept | None:
-        """The percept of ``gesture`` by a gesturer of this ``relation`` ("partner"/"opponent"), or None."""
+                 gesturer: int = NOBODY, time: float = math.nan, familiar: bool = True) -> Percept | None:
+        """The percept of ``gesture`` by a gesturer of this ``relation`` ("partner"/"opponent"), or None; a gesturer
+        whose signal's form the observer does not know (``familiar=False``) is seen with d' times
+        ``Observer.unfamiliar``."""
         if gesture.heard:
             d = self._d_heard * gesture.salience
             gaze = HEARD
@@ -310,6 +326,8 @@ class Perceiver:
                 gaze = PERIPHERAL
             else:
                 return None
+        if not familiar:
+            d *= self._unfamiliar
         buf = self._z
         if not buf:
             buf = self._z = self.rng.standard_normal(self.block).tolist()

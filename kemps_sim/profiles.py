@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.fitted_human import FITTED
 from kemps_sim.gestures import DEFAULT_REPERTOIRE, FidgetStream, Repertoire
 from kemps_sim.perception import Attention, Observer, Perceiver
 from kemps_sim.timing import (
@@ -93,10 +94,12 @@ DEFAULT_ATTENTION = Attention.balanced()
 #: 10 studies: 50 ± 47; Oh, Ryu & Yang 2021, video of 30 adults: ≈50). The default player fidgets twice as often as
 #: the lecture's students; 1.0 gives the repertoire's rates.
 DEFAULT_FIDGET_SCALE = 2.0
-#: The probability that a natural gesture of the pair's own signal looks meant: once a touch of the ear is the
-#: signal, an idle one carries the marks of the signal (a letter waiting to happen, as 004 warns of a partner who
-#: coughs by accident). No study measures it: an estimate for the calibration to pin down; 0 switches slips off.
-DEFAULT_SLIP = 0.25
+#: How many times an hour a player's idle gesture of the pair's own signal looks meant: once a touch of the ear is
+#: the signal, an idle one may carry its marks (a letter waiting to happen, as 004 warns of a partner who coughs by
+#: accident). A rate rather than a share of the idle gestures, so that a frequent gesture (a blink signal) does not
+#: slip hundreds of times an hour; it is capped by the gesture's own idle rate. No study measures it: fitted to the
+#: calibration targets (kemps_sim.fitted_human); 0 switches slips off.
+DEFAULT_SLIPS_PER_HOUR = FITTED["slips_per_hour"]
 
 
 def check_human_time(field: str, name: str, dist: Distribution) -> None:
@@ -126,7 +129,7 @@ class PlayerProfile:
     observer: Observer = DEFAULT_OBSERVER
     attention: Attention = DEFAULT_ATTENTION
     fidget_scale: float = DEFAULT_FIDGET_SCALE  # multiplier on every natural rate of the repertoire
-    slip: float = DEFAULT_SLIP  # P(a natural gesture of the pair's own signal looks meant)
+    slips_per_hour: float = DEFAULT_SLIPS_PER_HOUR  # idle gestures of the pair's own signal that look meant
 
     def __post_init__(self) -> None:
         for name in DISTRIBUTION_FIELDS:
@@ -155,7 +158,7 @@ class PlayerProfile:
         out["observer"] = self.observer.as_dict()
         out["attention"] = self.attention.as_dict()
         out["fidget_scale"] = self.fidget_scale
-        out["slip"] = self.slip
+        out["slips_per_hour"] = self.slips_per_hour
         return out
 
     @classmethod
@@ -232,7 +235,7 @@ class PlayerProfile:
 
 PROFILE_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(PlayerProfile))
 #: The bounds of the profile's plain numbers.
-_SCALAR_LIMITS: dict[str, dict[str, float]] = {"fidget_scale": {"ge": 0.0}, "slip": {"ge": 0.0, "le": 1.0}}
+_SCALAR_LIMITS: dict[str, dict[str, float]] = {"fidget_scale": {"ge": 0.0}, "slips_per_hour": {"ge": 0.0}}
 _SCALAR_FIELDS = tuple(_SCALAR_LIMITS)
 
 DEFAULT_PROFILE = PlayerProfile()

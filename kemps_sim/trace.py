@@ -70,7 +70,7 @@ class HandFour(NamedTuple):
 
 class Gestured(NamedTuple):
     """A gesture was made: deliberately (a signal, fake or decoy) or as a natural fidget; ``slip`` marks a natural
-    gesture of the pair's own signal that looked meant (the profile's ``slip``)."""
+    gesture of the pair's own signal that looked meant (the profile's ``slips_per_hour``)."""
 
     time: float
     seat: int

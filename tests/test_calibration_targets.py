@@ -264,8 +264,10 @@ def test_parameter_statistics_follow_the_profile():
     default, fidgety = PlayerProfile(), PlayerProfile().replace(fidget_scale=4.0, reaction__mu=0.39)
     found = parameter_statistics([default, fidgety]).set_index("statistic")
     base = parameter_statistics([default]).set_index("statistic")
-    # Twice the fidget scale, twice the rates; the mean reaction time moves by the change of mu.
-    assert found.loc["blinks_per_minute", "high"] == pytest.approx(2 * base.loc["blinks_per_minute", "estimate"])
+    # Twice the fidget scale, twice the face touches (blinks are physiology: not scaled); the mean reaction time
+    # moves by the change of mu.
+    assert found.loc["blinks_per_minute", "high"] == pytest.approx(base.loc["blinks_per_minute", "estimate"]) == 20
+    assert found.loc["blinks_per_minute", "low"] == pytest.approx(20)
     assert found.loc["face_touches_per_hour", "high"] == pytest.approx(
         2 * base.loc["face_touches_per_hour", "estimate"])
     assert found.loc["reaction_time_mean", "high"] - base.loc["reaction_time_mean", "estimate"] == pytest.approx(0.1)

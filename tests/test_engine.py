@@ -91,7 +91,7 @@ def test_fixated_false_alarm_rate_is_phi_of_minus_half_d_minus_c():
     d_prime, c = 2.0, 0.0
     only_ear = Repertoire((GestureSpec("ear", "seen", fidget_rate_per_hour=3600.0),))
     # seat 0 fidgets with its own pair's signal: no slips, so that every fidget looks idle
-    profiles = [PlayerProfile(slip=0.0), PlayerProfile(), observer_profile(d_prime, c), PlayerProfile()]
+    profiles = [PlayerProfile(slips_per_hour=0.0), PlayerProfile(), observer_profile(d_prime, c), PlayerProfile()]
     fidgets = noticed = 0
     for seed in range(25):
         result = simulate_round("standard", [Idle(), Idle(), Idle(), Idle()], profiles, seed, signals=("ear", "ear"),

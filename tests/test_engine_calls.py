@@ -91,9 +91,16 @@ def test_a_seat_that_owes_cards_must_pick_them_up_before_waiting():
 
 
 def test_collectors_perceive_only_their_signal_and_unwatched_fidgets_are_not_simulated():
-    result = simulate_round("standard", "collector(stop=False, signal='ear')", seed=2,
+    unprimed = {"observer": {"priming": 0.0}}
+    result = simulate_round("standard", "collector(stop=False, signal='ear')", unprimed, seed=2,
                             config=EngineConfig(max_round_seconds=60))
     assert all(e.gesture == "ear" for e in result.trace if type(e) is Perceived)
     assert all(e.gesture == "ear" for e in result.trace if type(e) is Gestured)
+    # a primed partner may read a look-alike of the signal as it: those are simulated too, and read as the signal
+    primed = simulate_round("standard", "collector(stop=False, signal='ear')", {"observer": {"priming": 1.0}},
+                            seed=2, config=EngineConfig(max_round_seconds=60))
+    made = {e.gesture for e in primed.trace if type(e) is Gestured}
+    assert made - {"ear"} and made <= {"ear", *DEFAULT_REPERTOIRE.look_alikes("ear")}
+    assert all(e.gesture == "ear" for e in primed.trace if type(e) is Perceived)
     watched_all = simulate_round("standard", [Idle()] * 4, seed=2, config=EngineConfig(max_round_seconds=60))
     assert any(e.gesture == "blink" for e in watched_all.trace if type(e) is Gestured)

@@ -175,7 +175,7 @@ def test_first_dealer_is_drawn_at_random():
 def test_void_round_keeps_the_same_dealer():
     rules = load_rules("party", dealer_rotation="left")
     seen = 0
-    for seed in range(10):
+    for seed in range(30):
         result = simulate_match(rules, "collector(signal='ear', signal_policy='fixed'),"
                                        "random(signal='ear', signal_policy='fixed')", seed=seed)
         voids = [i for i, r in enumerate(result.rounds[:-1]) if r.outcome is Outcome.VOID_PACK_EXHAUSTED]
@@ -185,4 +185,4 @@ def test_void_round_keeps_the_same_dealer():
         decided = [i for i, r in enumerate(result.rounds[:-1]) if r.outcome is not Outcome.VOID_PACK_EXHAUSTED]
         for i in decided:
             assert result.rounds[i + 1].dealer == (result.rounds[i].dealer + 1) % 4
-    assert seen > 0, "ten matches of party rules had no void round to check"
+    assert seen > 0, "thirty matches of party rules had no void round to check"

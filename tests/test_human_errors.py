@@ -1,5 +1,6 @@
 """Tests of the human errors of the model: look-alike gestures read as the awaited one (priming), the belief that
-neglects them (base-rate neglect), and idle gestures of the pair's own signal that look meant (slips).
+neglects them (base-rate neglect), idle gestures of the pair's own signal that look meant (slips), and signals
+whose form an observer does not know yet (unfamiliar).
 
 Each mechanism is checked against its closed form where it has one, and switched off alone against the statistic it
 should move (wrong calls), on the same seeds. Statistical tolerances: ``K`` binomial standard errors for shares; for
@@ -17,11 +18,13 @@ from scipy.stats import binomtest
 
 from kemps_sim import simulate_match
 from kemps_sim.belief.percepts import fidget_rate
+from kemps_sim.engine.seat import SeatKit
 from kemps_sim.errors import ConfigError
 from kemps_sim.gestures import DEFAULT_REPERTOIRE, FACE, Gesture, Repertoire
 from kemps_sim.perception import Attention, Observer, Perceiver
 from kemps_sim.profiles import PlayerProfile
 from kemps_sim.trace import CallHeard, Gestured, Perceived
+from tests.scripted import Idle
 
 K = 5  # tolerance in binomial standard errors
 #: Two collecting pairs with distinct, fixed signals: every difference between arms is the mechanism's.
@@ -70,27 +73,40 @@ def test_no_priming_draws_nothing_and_reads_nothing() -> None:
     assert rng.bit_generator.state == before
 
 
-def _percepts_by_source(profile: dict, seeds: range) -> list[tuple[str, str, bool]]:
-    """(gesture made, gesture read, by a partner) for every percept of a face touch in these matches."""
+def _percepts_by_source(profile: dict, seeds: range) -> list[tuple[str, str, bool, str, bool]]:
+    """(gesture made, gesture read, by a partner, the gesturer's pair's signal, whether the table had seen that
+    signal called in an earlier round) for every percept of a face touch in these matches."""
     found = []
     for seed in seeds:
         result = simulate_match("standard", LINEUP, profile, seed)
+        called: set[tuple[int, str]] = set()
         for rnd in result.rounds:
             made = {(e.seat, e.time): e.gesture for e in rnd.trace if type(e) is Gestured}
             for e in rnd.trace:
                 if type(e) is Perceived and DEFAULT_REPERTOIRE[e.gesture].family == FACE:
-                    found.append((made[(e.gesturer, e.made_at)], e.gesture, e.gesturer % 2 == e.seat % 2))
+                    pair = e.gesturer % 2
+                    found.append((made[(e.gesturer, e.made_at)], e.gesture, pair == e.seat % 2, rnd.signals[pair],
+                                  (pair, rnd.signals[pair]) in called))
+            for e in rnd.trace:
+                if type(e) is CallHeard and e.cue:
+                    pair = (e.seat if e.accused < 0 else e.accused) % 2
+                    if e.cue == rnd.signals[pair]:
+                        called.add((pair, e.cue))
     return found
 
 
-def test_the_engine_reads_a_partners_look_alikes_as_the_signal_only_when_primed() -> None:
+def test_the_engine_reads_look_alikes_as_an_awaited_signal_only_when_primed() -> None:
+    """Primed, a seat reads look-alikes as the signal it awaits: its partner's always, an opponent's once the table
+    has seen that pair's signal called; never as anything else."""
     primed = _percepts_by_source({"observer": {"priming": 1.0}, "fidget_scale": 6.0}, range(6))
-    misread = [(made, read, by_partner) for made, read, by_partner in primed if made != read]
-    assert misread, "a primed observer reads some of its partner's look-alikes as the pair's signal"
-    assert all(by_partner and read in ("ear", "nose") and DEFAULT_REPERTOIRE[made].family == FACE
-               for made, read, by_partner in misread)
+    misread = [row for row in primed if row[0] != row[1]]
+    assert any(by_partner for _, _, by_partner, _, _ in misread), "a partner's look-alike is read as the signal"
+    assert any(not by_partner for _, _, by_partner, _, _ in misread), "so is a known opponent signal's"
+    for made, read, by_partner, signal, known in misread:
+        assert read == signal and DEFAULT_REPERTOIRE[made].family == FACE
+        assert by_partner or known
     plain = _percepts_by_source({"observer": {"priming": 0.0}, "fidget_scale": 6.0}, range(6))
-    assert plain and all(made == read for made, read, _ in plain)
+    assert plain and all(made == read for made, read, *_ in plain)
 
 
 # Base-rate neglect in the belief ----------------------------------------------------------------------------------
@@ -114,25 +130,38 @@ def test_bad_observer_error_knobs_are_one_line(field: str, value: float) -> None
 
 # Slips ------------------------------------------------------------------------------------------------------------
 def test_slips_are_idle_gestures_of_the_own_signal_at_the_slip_rate() -> None:
+    """4 slips an hour out of an ear touched 2.58 x 10 times an hour: a share of 4 / 25.8 of the idle ear touches."""
     own = {0: "ear", 1: "nose"}
     slips = idle_own = 0
     for seed in range(20):
-        result = simulate_match("standard", LINEUP, {"slip": 0.4, "fidget_scale": 10.0}, seed)
+        result = simulate_match("standard", LINEUP, {"slips_per_hour": 4.0, "fidget_scale": 10.0}, seed)
         for rnd in result.rounds:
             for e in rnd.trace:
-                if type(e) is Gestured and not e.deliberate:
+                if type(e) is Gestured and not e.deliberate and e.seat % 2 == 0:
                     if e.slip:
                         assert e.gesture == own[e.seat % 2], "only the pair's own signal slips"
                     if e.gesture == own[e.seat % 2]:
                         idle_own += 1
                         slips += e.slip
-    assert idle_own > 200
-    assert abs(slips / idle_own - 0.4) < K * math.sqrt(0.4 * 0.6 / idle_own)
+    share = 4.0 / (DEFAULT_REPERTOIRE["ear"].fidget_rate_per_hour * 10.0)
+    assert idle_own > 100
+    assert abs(slips / idle_own - share) < K * math.sqrt(share * (1 - share) / idle_own)
 
 
-def test_bad_slip_is_one_line() -> None:
-    with pytest.raises(ConfigError, match=r"^profile\.slip = 2: must be a number from 0 to 1$"):
-        PlayerProfile.from_mapping({"slip": 2})
+def test_a_frequent_signal_slips_no_more_often_than_a_rare_one() -> None:
+    """The slips are a rate: a blink signal (1,200 idle blinks an hour) slips at the same
+    rate an hour as an ear touch, not at a share of its blinks."""
+    profile = PlayerProfile(slips_per_hour=3.0)
+    kit = SeatKit.build(0, Idle(), "idle", profile, 4, DEFAULT_REPERTOIRE, False, np.random.SeedSequence(1))
+    for name in ("blink", "ear", "nose"):
+        idle = DEFAULT_REPERTOIRE[name].rate_for(profile.fidget_scale) * 3600.0  # a blink is not scaled
+        assert kit.slip_chance(name) * idle == pytest.approx(3.0)
+    assert kit.slip_chance("cough") == 1.0  # half an idle cough an hour: every one of them looks meant (capped)
+
+
+def test_bad_slip_rate_is_one_line() -> None:
+    with pytest.raises(ConfigError, match=r"^profile\.slips_per_hour = -1: must be a number >= 0"):
+        PlayerProfile.from_mapping({"slips_per_hour": -1})
 
 
 # Each mechanism switched off alone: fewer wrong calls on the same seeds -------------------------------------------
@@ -147,13 +176,43 @@ BUSY = 6.0
 
 
 @pytest.mark.parametrize(("on", "off"), [
-    ({"observer": {"priming": 0.8}, "slip": 0.0}, {"observer": {"priming": 0.0}, "slip": 0.0}),
-    ({"observer": {"priming": 0.8, "neglect": 1.0}, "slip": 0.0},
-     {"observer": {"priming": 0.8, "neglect": 0.0}, "slip": 0.0}),
-    ({"observer": {"priming": 0.0}, "slip": 1.0}, {"observer": {"priming": 0.0}, "slip": 0.0}),
+    ({"observer": {"priming": 0.8}, "slips_per_hour": 0.0}, {"observer": {"priming": 0.0}, "slips_per_hour": 0.0}),
+    ({"observer": {"priming": 0.8, "neglect": 1.0}, "slips_per_hour": 0.0},
+     {"observer": {"priming": 0.8, "neglect": 0.0}, "slips_per_hour": 0.0}),
+    ({"observer": {"priming": 0.0}, "slips_per_hour": 100.0}, {"observer": {"priming": 0.0}, "slips_per_hour": 0.0}),
 ], ids=["priming", "neglect", "slips"])
 def test_each_error_mechanism_raises_wrong_kemps(on: dict, off: dict) -> None:
     seeds = range(100, 220)
     with_it = _wrong_kemps({**on, "fidget_scale": BUSY}, seeds)
     without = _wrong_kemps({**off, "fidget_scale": BUSY}, seeds)
     assert binomtest(with_it, with_it + without, 0.5, alternative="greater").pvalue < 0.01, (with_it, without)
+
+
+# Unfamiliar signals: d' shrinks until the table has seen the pair's signal called ---------------------------------
+@pytest.mark.parametrize("familiar", [True, False])
+def test_an_unfamiliar_signal_is_seen_with_the_reduced_d_prime(familiar: bool) -> None:
+    observer = Observer(d_fixated=2.0, criterion=0.5, unfamiliar=0.4)
+    always_fixated = Attention(partner=0.0, opponents=1.0, middle=0.0, own_hand=0.0, peripheral=0.0)
+    perceiver = Perceiver(observer, always_fixated, np.random.default_rng(11), n_opponents=1)
+    n = 20_000
+    hits = sum(perceiver.perceive(DEFAULT_REPERTOIRE["ear"], True, "opponent", familiar=familiar) is not None
+               for _ in range(n))
+    d = 2.0 * (1.0 if familiar else 0.4)
+    expected = 0.5 * math.erfc(-(d / 2 - 0.5) / math.sqrt(2))  # Φ(d'/2 − c)
+    assert abs(hits / n - expected) < K * math.sqrt(expected * (1 - expected) / n)
+
+
+def test_the_table_learns_a_signals_form_from_the_calls_it_hears() -> None:
+    """Once a call has answered a pair's signal, every seat knows its form: the next rounds see it familiar."""
+    from kemps_sim.engine.match import _seen_called
+    from kemps_sim.presets import load_rules
+
+    rules = load_rules("standard")
+    result = simulate_match(rules, LINEUP, None, 3)
+    first = result.rounds[0]
+    seen = _seen_called(rules, first)
+    cues = [(e.seat, e.accused, e.cue) for e in first.trace if type(e) is CallHeard]
+    assert cues, "the round ended with a call"
+    for seat, accused, cue in cues:
+        pair = (seat if accused < 0 else accused) % 2
+        assert ((pair, cue) in seen) == (cue == first.signals[pair])

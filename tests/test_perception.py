@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.fitted_human import FITTED
 from kemps_sim.gestures import DEFAULT_REPERTOIRE, Gesture
 from kemps_sim.perception import (
     Attention,
@@ -30,7 +31,7 @@ K = 5  # tolerance in standard errors
 PHI = NormalDist().cdf  # an independent Φ for the closed forms
 EAR = DEFAULT_REPERTOIRE["ear"]
 COUGH = DEFAULT_REPERTOIRE["cough"]
-OBSERVER = Observer()
+OBSERVER = Observer(criterion=1.0)  # the closed forms below are written for c = 1
 LOOK_AT_PARTNER = Attention(partner=1.0, opponents=0.0, middle=0.0, own_hand=0.0, peripheral=0.0)
 LOOK_AWAY_PERIPHERAL = Attention(partner=0.0, opponents=0.0, middle=1.0, own_hand=0.0, peripheral=1.0)
 LOOK_AWAY_BLIND = Attention(partner=0.0, opponents=0.0, middle=1.0, own_hand=0.0, peripheral=0.0)
@@ -208,8 +209,10 @@ def test_observer_errors_name_the_field(data: dict[str, object], message: str) -
 
 
 def test_observer_defaults_and_round_trip() -> None:
-    assert OBSERVER.as_dict() == {"d_fixated": 2.0, "d_peripheral": 0.8, "criterion": 1.0, "busy_miss": 0.5,
-                                  "heard_d": 1.5, "priming": 0.3, "neglect": 1.0}
+    # the error knobs and the criterion come from the calibration (kemps_sim.fitted_human), the rest from sources
+    assert Observer().as_dict() == {"d_fixated": 2.0, "d_peripheral": 0.8, "criterion": FITTED["observer.criterion"],
+                                    "busy_miss": 0.5, "heard_d": 1.5, "priming": FITTED["observer.priming"],
+                                    "neglect": 1.0, "unfamiliar": FITTED["observer.unfamiliar"]}
     assert Observer.from_mapping(OBSERVER.as_dict()) == OBSERVER
     assert Observer.from_mapping({"criterion": -0.5}).criterion == -0.5
     with pytest.raises(ConfigError, match=r"^observer.heard_d = -2: must be a number >= 0$"):

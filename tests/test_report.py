@@ -74,7 +74,11 @@ def test_compare_is_unpaired_when_cells_play_their_own_seeds(unpaired_folder, ca
                  "kemps_precision"]) == 0
     out = " ".join(capsys.readouterr().out.split())  # the comparison is wrapped to 100 columns
     assert "unpaired: the groups play different matches, each match a unit" in out
-    assert "Miettinen-Nurminen score test on 4 + 5 matches" in out and "Kemps calls in" in out and "95% CI [" in out
+    calls = load_results(unpaired_folder).calls
+    kemps = calls[calls["call"].isin(["kemps", "double_kemps"])]
+    with_calls = kemps.groupby("rules.double_kemps")["seed"].nunique()  # the matches the Kemps calls came from
+    assert f"Miettinen-Nurminen score test on {with_calls[False]} + {with_calls[True]} matches" in out
+    assert "Kemps calls in" in out and "95% CI [" in out
 
 
 @pytest.mark.parametrize("metric", ["letters", "points"])

@@ -46,8 +46,8 @@ class GestureOdds:
         self.n_opponents = n_opponents
         self.signal_rate = signal_rate
         #: signal_rate / f_g for every gesture of the repertoire, the others assumed to fidget as the seat does
-        self.ratio: dict[str, float] = {g.name: signal_rate / max(fidget_rate(repertoire, g.name, observer)
-                                                                  * fidget_scale, RATE_FLOOR)
+        self.ratio: dict[str, float] = {g.name: signal_rate / max(fidget_rate(repertoire, g.name, observer,
+                                                                              fidget_scale), RATE_FLOOR)
                                         for g in repertoire}
         self._hits: dict[tuple[Attention, str], dict[str, float]] = {}
 
@@ -76,16 +76,17 @@ class GestureOdds:
         return odds / (1.0 + odds)
 
 
-def fidget_rate(repertoire: Repertoire, name: str, observer: Observer) -> float:
-    """The rate (per second, per player) at which the observer believes idle gestures it reads as ``name`` come:
+def fidget_rate(repertoire: Repertoire, name: str, observer: Observer, fidget_scale: float = 1.0) -> float:
+    """The rate (per second, for players of ``fidget_scale``) at which the observer believes idle gestures it reads
+    as ``name`` come:
     the gesture's own natural rate, plus the share of its look-alikes' rate it misreads as it (``priming``) that it
     does not neglect (``1 − neglect``). People neglect it (the default); an ideal observer counts it all. The engine
     primes a seat for its partner's gestures only; the belief keeps one rate per gesture, so an observer that
     neglects nothing counts the misreads for every player's gestures (cautious about opponents)."""
-    rate = repertoire[name].fidget_rate
+    rate = repertoire[name].rate_for(fidget_scale)
     counted = observer.priming * (1.0 - observer.neglect)
     if counted > 0.0:
-        rate += counted * sum(repertoire[alike].fidget_rate for alike in repertoire.look_alikes(name))
+        rate += counted * sum(repertoire[alike].rate_for(fidget_scale) for alike in repertoire.look_alikes(name))
     return rate
 
 

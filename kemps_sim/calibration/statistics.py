@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -31,9 +31,6 @@ from kemps_sim.stats._clusters import (
     with_matches,
 )
 from kemps_sim.stats._groups import as_by, check_confidence, frame, group_fields, group_keys, require, split
-
-if TYPE_CHECKING:
-    from kemps_sim.calibration.targets import Targets
 
 #: How a round can end, from the rounds table's ``outcome``: a right Kemps (or Double Kemps), a right Stop Kemps,
 #: a wrong call of any kind; every other outcome (the pack exhausted, a timeout, a Stop Kemps against a Double
@@ -213,12 +210,12 @@ def _call_rows(made: pd.DataFrame, confidence: float) -> list[dict[str, Any]]:
 
 def parameter_values(profile: PlayerProfile, repertoire: Repertoire = DEFAULT_REPERTOIRE) -> dict[str, float]:
     """One seat's :data:`PARAMETER_STATISTICS`: face touches an hour and blinks a minute are the repertoire's
-    natural rates times the profile's ``fidget_scale`` (the rates the engine draws fidgets at); the reaction time
+    natural rates at the profile's ``fidget_scale`` (the rates the engine draws fidgets at); the reaction time
     is the closed-form mean of the profile's ``reaction`` distribution."""
-    rates = {g.name: g.fidget_rate_per_hour for g in repertoire}
+    rates = {g.name: g.rate_for(profile.fidget_scale) * 3600.0 for g in repertoire}
     face = sum(rate for name, rate in rates.items() if name in FACE_TOUCHES)
-    return {"face_touches_per_hour": profile.fidget_scale * face,
-            "blinks_per_minute": profile.fidget_scale * rates.get("blink", 0.0) / 60.0,
+    return {"face_touches_per_hour": face,
+            "blinks_per_minute": rates.get("blink", 0.0) / 60.0,
             "reaction_time_mean": float(profile.reaction.mean)}
 
 
@@ -255,7 +252,7 @@ def sweep_statistics(results: Any, confidence: float = 0.95) -> pd.DataFrame:
     return joined.sort_values(list(by), kind="mergesort", ignore_index=True)
 
 
-def compare_to_targets(statistics: pd.DataFrame, targets: Targets | Iterable[Any]) -> pd.DataFrame:
+def compare_to_targets(statistics: pd.DataFrame, targets: Iterable[Any]) -> pd.DataFrame:
     """Each group's statistics beside every target: estimate and interval, target value and interval, agreement.
 
     The group columns are those of ``statistics`` outside :data:`COLUMNS`. ``agrees`` is True when the simulated

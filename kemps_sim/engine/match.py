@@ -30,8 +30,10 @@ from kemps_sim.profiles import PlayerProfile
 from kemps_sim.results import EndReason, MatchResult, RoundResult
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome, Standings, match_over, ranking, winners
+from kemps_sim.seating import NOBODY, pair_of
 from kemps_sim.state import FixedClock, RoundState
 from kemps_sim.table import InvariantError, TableState
+from kemps_sim.trace import CallHeard
 
 #: One (display name, agent factory) per seat, as :func:`~kemps_sim.lineup.resolve_lineup` gives them.
 Seats = Sequence[tuple[str, Callable[[], Any]]]
@@ -97,19 +99,21 @@ def _stream(seed: int, *key: int) -> np.random.SeedSequence:
 
 def _candidates(rules: Rules, repertoire: Repertoire, seed: int) -> tuple[tuple[str, ...], ...]:
     """Each pair's candidate signals for the match: the natural pool dealt round robin (kemps_sim.conventions)."""
-    pool = natural_signals(repertoire, rules.signal_modality)
+    pool = natural_signals(repertoire, rules.signal_modality, pairs=rules.pairs)
     return deal_candidates(pool, rules.pairs, np.random.default_rng(_stream(seed, CONVENTION)))
 
 
-def _with_candidates(make: Callable[[], RoundSim], candidates: tuple[tuple[str, ...], ...]) -> Callable[[], RoundSim]:
-    """``make`` followed by giving each pair's views its candidates. RoundSim builds the round's state itself and
-    takes no candidates, so they are set in place once it is built: the agents' ``watches``, asked while it is
-    built, see none yet (decisions and the next ``choose_signal`` see them)."""
-    def made() -> RoundSim:
-        sim = make()
-        sim.state.agree(candidates)
-        return sim
-    return made
+def _seen_called(rules: Rules, result: RoundResult) -> list[tuple[int, str]]:
+    """The (pair, gesture) of every call of the round whose cue was that pair's signal: the call was about the pair
+    (a Kemps by one of its players, or a Stop Kemps accusing one), and everyone heard what it answered."""
+    n = rules.players
+    seen = []
+    for event in result.trace:
+        if type(event) is CallHeard and event.cue:
+            pair = pair_of(n, event.seat if event.accused == NOBODY else event.accused)
+            if event.cue == result.signals[pair]:
+                seen.append((pair, event.cue))
+    return seen
 
 
 def _round_rngs(seed: int, round_index: int) -> tuple[np.random.Generator, np.random.Generator]:
@@ -192,17 +196,20 @@ def _play_match(played: _Played, seats: Seats, profiles: ProfilesLike, seed: int
     last_state: RoundState | None = None
     allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))
     candidates = _candidates(rules, repertoire, seed)
+    called: set[tuple[int, str]] = set()  # every (pair, gesture) the table has seen called: public knowledge
     rounds = played.rounds
     while not match_over(rules, played.standings) and len(rounds) < config.max_rounds:
         index = len(rounds)
         signals = _choose_signals(rules, kits, signals, last_state, allowed, played.standings, index, seed, watch,
                                   candidates)
         deal_rng, tie_rng = _round_rngs(seed, index)
-        result, sim = _run_round(seed, index, _with_candidates(functools.partial(
+        result, sim = _run_round(seed, index, functools.partial(
             RoundSim,
             rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng, tie_rng=tie_rng,
             dealer=dealer, signals=signals, standings=played.standings, round_index=index, seed=seed,
-            stacked=packs[index] if index < len(packs) else None, watch=watch), candidates))
+            stacked=packs[index] if index < len(packs) else None, watch=watch, candidates=candidates,
+            called=frozenset(called)))
+        called.update(_seen_called(rules, result))
         decided = result.outcome not in (Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT)
         played.standings = result.standings.finish_round(decided)
         rounds.append(dataclasses.replace(result, standings=played.standings))
@@ -251,11 +258,11 @@ def simulate_round(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
                 raise ConfigError(f"signals = {chosen!r}: give one per pair ({rules.pairs}), each one of "
                                   + ", ".join(allowed))
         deal_rng, tie_rng = _round_rngs(checked_seed, 0)
-        return _run_round(checked_seed, 0, _with_candidates(functools.partial(
+        return _run_round(checked_seed, 0, functools.partial(
             RoundSim,
             rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng, tie_rng=tie_rng,
-            dealer=dealer, signals=chosen, standings=standings, round_index=0, seed=checked_seed, watch=watch),
-            candidates))[0]
+            dealer=dealer, signals=chosen, standings=standings, round_index=0, seed=checked_seed, watch=watch,
+            candidates=candidates))[0]
 
     def failed(error: BaseException) -> RoundResult:
         raise error

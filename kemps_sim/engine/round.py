@@ -10,7 +10,7 @@ percepts :mod:`.signals`, calls :mod:`.calls`, and the sweeper's fresh middles :
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Collection, Generator, Sequence
 from typing import Any
 
 import numpy as np
@@ -42,7 +42,8 @@ class RoundSim:
     def __init__(self, *, rules: Rules, kits: Sequence[SeatKit], repertoire: Repertoire, config: EngineConfig,
                  deal_rng: np.random.Generator, tie_rng: np.random.Generator, dealer: int, signals: Sequence[str],
                  standings: Standings, round_index: int, seed: int, stacked: Sequence[int] | None = None,
-                 watch: Stopwatch | None = None) -> None:
+                 watch: Stopwatch | None = None, candidates: Sequence[Sequence[str]] = (),
+                 called: Collection[tuple[int, str]] = ()) -> None:
         self.rules, self.kits, self.config = rules, kits, config
         self.env = env = simpy.Environment()
         self.done = env.event()
@@ -50,13 +51,13 @@ class RoundSim:
         self.state = state = RoundState.start(
             rules, table, dealer=dealer, round_index=round_index, signals=signals,
             signals_allowed=tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality)),
-            standings=standings, clock=env)
+            standings=standings, clock=env, candidates=candidates)
         self.record = record = Recorder(state)
         for kit in kits:  # every round starts with the profile's attention
             if kit.perceiver.attention is not kit.profile.attention:
                 kit.perceiver.look(kit.profile.attention)
         self.players = Players(env, state, kits, config, repertoire, tie_rng, seed, watch)
-        self.signal_channel = SignalChannel(env, state, record, self.players, repertoire)
+        self.signal_channel = SignalChannel(env, state, record, self.players, repertoire, called)
         self.calls = CallDesk(env, state, record, self.players, self.end)
         self.middle = FreshMiddle(env, state, record, self.players, config, deal_rng, self.end)
         record(Dealt(0.0, dealer, tuple(map(tuple, table.hands)), tuple(table.middle)))

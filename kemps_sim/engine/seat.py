@@ -72,10 +72,15 @@ class SeatKit:
                    perceiver=profile.perceiver(stream("perception"), n_opponents=players - 2), repertoire=repertoire,
                    silent=silent, fidget_rng=stream("fidgets"), slip_rng=stream("slips"), seed=seed)
 
-    def slips(self) -> bool:
-        """Whether a natural gesture of the pair's own signal, made now, looks meant (the profile's ``slip``)."""
-        slip = self.profile.slip
-        return slip > 0.0 and self.slip_rng is not None and float(self.slip_rng.random()) < slip
+    def slip_chance(self, signal: str) -> float:
+        """The chance that an idle gesture of ``signal`` (the pair's own) looks meant: the profile's
+        ``slips_per_hour`` over the seat's idle rate of that gesture, at most 1."""
+        rate = self.repertoire[signal].rate_for(self.profile.fidget_scale) * 3600.0
+        return min(self.profile.slips_per_hour / rate, 1.0) if rate > 0 else 0.0
+
+    def slips(self, chance: float) -> bool:
+        """Whether an idle gesture of the pair's own signal, made now, looks meant (with ``chance``)."""
+        return chance > 0.0 and self.slip_rng is not None and float(self.slip_rng.random()) < chance
 
     def read(self, cards: int) -> float:
         """Seconds to take in ``cards`` cards that just landed in the middle, one after another."""

@@ -7,15 +7,20 @@ percepts only of the gesture types its agent watches (``Agent.watches``). Fidget
 no pair uses as its signal could change nothing and are not simulated: by the superposition of Poisson streams
 the remaining fidgets keep exactly their rates.
 
-Two human errors live here. An observer may read a noticed gesture of its partner as the look-alike it is waiting
-for, the pair's signal (``Observer.priming``), and then takes the percept under that name. A natural gesture of a
-seat's own signal may look meant (``PlayerProfile.slip``): it is perceived as a deliberate one would be and recorded
-as a slip.
+Two human errors live here. An observer may read a noticed gesture as the look-alike signal it is waiting for
+(``Observer.priming``): its partner's touch of the hair as the pair's ear signal, or an opponent's as that pair's
+signal once the table has seen it called, and then takes the percept under that name. A natural gesture of a
+seat's own signal may look meant (``PlayerProfile.slips_per_hour``): it is perceived as a deliberate one would be
+and recorded as a slip.
+
+A pair's signal is a form its partners agreed: until the table has seen it called, nobody outside the pair knows
+the form, and sees that pair's gestures with d' times ``Observer.unfamiliar`` (what the table has seen called is
+public: the match passes in every (pair, gesture) seen called in the rounds before).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import partial
 
 import simpy
@@ -32,7 +37,7 @@ class SignalChannel:
     """Turns gestures into trace events and delayed percepts for the observers."""
 
     def __init__(self, env: simpy.Environment, state: RoundState, record: Callable[[TraceEvent], None],
-                 players: Players, repertoire: Repertoire) -> None:
+                 players: Players, repertoire: Repertoire, called: Collection[tuple[int, str]] = ()) -> None:
         self.env, self.state, self.record, self.players = env, state, record, players
         self.repertoire = repertoire
         n = state.rules.players
@@ -43,16 +48,26 @@ class SignalChannel:
                         for seat, (kit, view) in enumerate(zip(players.kits, players.views, strict=True))]
         self.own_signal = [state.signals[pair_of(n, seat)] for seat in range(n)]
         self.partner = [partner(n, seat) for seat in range(n)]
-        #: primed[observer][g]: (the pair's signal,) for each look-alike g of it, when the observer is primed
-        self.primed = [self._primed(observer) for observer in range(n)]
+        self.slip_chance = [kit.slip_chance(self.own_signal[seat]) for seat, kit in enumerate(players.kits)]
+        #: familiar[observer][gesturer]: whether the observer knows the form of the gesturer's pair's signal (its own
+        #: pair's, or one the table has seen called: ``called`` holds every (pair, gesture) seen called so far)
+        shown = [(pair_of(n, seat), state.signals[pair_of(n, seat)]) in called for seat in range(n)]
+        self.familiar = [[self.partner[o] == g or shown[g] for g in range(n)] for o in range(n)]
+        #: primed[observer][gesturer]: {look-alike: (the signal it may be read as,)} for each gesturer the observer
+        #: awaits a known signal from
+        self.primed = [[self._primed(observer, gesturer, shown[gesturer]) for gesturer in range(n)]
+                       for observer in range(n)]
         self.streams: list = []
 
-    def _primed(self, observer: int) -> dict[str, tuple[str, ...]]:
-        """The partner's gestures the observer may read as the pair's signal: its look-alikes (none at all when
-        the observer's ``priming`` is 0)."""
-        if self.players.kits[observer].profile.observer.priming <= 0.0:
+    def _primed(self, observer: int, gesturer: int, shown: bool) -> dict[str, tuple[str, ...]]:
+        """The gestures of ``gesturer`` the observer may read as a signal it awaits, each with that signal: the
+        look-alikes of the pair's own signal from the partner, and of an opponent pair's signal the table has seen
+        called (the one it knows to wait for) from that pair's players; none when the observer's ``priming`` is 0."""
+        if observer == gesturer or self.players.kits[observer].profile.observer.priming <= 0.0:
             return {}
-        signal = self.own_signal[observer]
+        if self.partner[observer] != gesturer and not shown:
+            return {}
+        signal = self.own_signal[gesturer]
         return {name: (signal,) for name in self.repertoire.look_alikes(signal)}
 
     def start_fidgets(self) -> None:
@@ -63,7 +78,7 @@ class SignalChannel:
         if any(w is None for w in self.watches):
             exclude: tuple[str, ...] = ()
         else:
-            kept = set(self.state.signals).union(*self.watches, *self.primed)
+            kept = set(self.state.signals).union(*self.watches, *(p for row in self.primed for p in row))
             exclude = tuple(name for name in self.repertoire.names if name not in kept)
         self.streams = [kit.fidgets_without(exclude) for kit in self.players.kits]
         for seat in range(self.state.rules.players):
@@ -82,29 +97,30 @@ class SignalChannel:
         if self.state.over:
             return
         kind = streams[seat].next_kind()
-        slip = kind == self.own_signal[seat] and self.players.kits[seat].slips()
+        slip = kind == self.own_signal[seat] and self.players.kits[seat].slips(self.slip_chance[seat])
         self.gesture(seat, kind, deliberate=False, slip=slip)
         self._schedule_fidget(seat, streams)
 
     def gesture(self, seat: int, name: str, deliberate: bool, slip: bool = False) -> None:
-        """A gesture happens now: record it and let every other seat that watches it perhaps perceive it (a partner
-        primed for the pair's signal, a look-alike of it too); a slip is perceived as a deliberate gesture would
-        be."""
+        """A gesture happens now: record it and let every other seat that watches it perhaps perceive it (a seat
+        primed for a signal, a look-alike of it too); a slip is perceived as a deliberate gesture would be."""
         state = self.state
         now = self.env.now
         gesture = self.repertoire[name]
         self.record(Gestured(now, seat, name, deliberate, state.holding[seat], slip))
-        relation, reaching, watches, primed = self.relation, state.reaching, self.watches, self.primed
+        relation, reaching, watches, primed, familiar = (self.relation, state.reaching, self.watches, self.primed,
+                                                         self.familiar)
         looks_meant = deliberate or slip
         for observer, kit in enumerate(self.players.kits):
             if observer == seat:
                 continue
             watched = watches[observer]
-            alikes = primed[observer].get(name) if self.partner[observer] == seat else None
+            alikes = primed[observer][seat].get(name)
             if watched is not None and name not in watched and alikes is None:
                 continue
             busy = reaching[observer]
-            percept = kit.perceiver.perceive(gesture, looks_meant, relation[observer][seat], busy, seat, now)
+            percept = kit.perceiver.perceive(gesture, looks_meant, relation[observer][seat], busy, seat, now,
+                                             familiar[observer][seat])
             if percept is not None and alikes is not None:
                 read_as = kit.perceiver.misread(alikes)
                 if read_as is not None:
