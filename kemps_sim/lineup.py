@@ -14,8 +14,9 @@ from typing import Any
 
 from kemps_sim.agent import Agent, BaseAgent
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import DEFAULT_GAME, game_names
+from kemps_sim.games import game as game_record
 from kemps_sim.registry import agent_info, builtin_names, known_names
-from kemps_sim.seating import pair_of
 from kemps_sim.suggest import did_you_mean
 
 LineupLike = str | Sequence[str | BaseAgent | Callable[[], Agent]]
@@ -28,8 +29,6 @@ _ENTRY = re.compile(r"^\s*([A-Za-z_][\w\-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
 MAX_LINEUP_CHARS = 2000
 #: Lineup text longer than this is shortened in error messages.
 _SHOWN_CHARS = 60
-#: A parameter to show in each game's examples of a lineup entry.
-_EXAMPLE_PARAM = {"kemps": ("watcher", "threshold=0.9"), "krepet": ("lookout", "attention=0.9")}
 
 
 def _shown(text: str) -> str:
@@ -71,7 +70,7 @@ def split_lineup(text: str) -> list[str]:
     return [p.strip() for p in parts]
 
 
-def parse_entry(text: str, game: str = "kemps") -> tuple[str, dict[str, Any]]:
+def parse_entry(text: str, game: str = DEFAULT_GAME) -> tuple[str, dict[str, Any]]:
     """``"watcher(threshold=0.9)"`` to ``("watcher", {"threshold": 0.9})``; values are Python literals.
 
     Any other string is a one-line :class:`ConfigError` naming the entry and, where it can, the character, with
@@ -79,7 +78,7 @@ def parse_entry(text: str, game: str = "kemps") -> tuple[str, dict[str, Any]]:
     """
     text = _check_text("lineup entry", text)
     match = _ENTRY.match(text)
-    example, param = _EXAMPLE_PARAM.get(game, _EXAMPLE_PARAM["kemps"])
+    example, param = _example_entry(game)
     if not match:
         raise ConfigError(f"lineup entry {_shown(text)}: must be NAME or NAME(param=value, ...), such as "
                           f"{example}({param})")
@@ -151,13 +150,22 @@ def entry_text(name: str, params: dict[str, Any]) -> str:
     return name if not params else f"{name}({', '.join(f'{k}={v!r}' for k, v in params.items())})"
 
 
-def make_factory(name: str, params: dict[str, Any], game: str = "kemps") -> AgentFactory:
+def _example_entry(game: str) -> tuple[str, str]:
+    """An agent of ``game`` and a parameter, to show in errors (the default game's for a game not known)."""
+    try:
+        return game_record(game).example_entry
+    except ConfigError:
+        return game_record(DEFAULT_GAME).example_entry
+
+
+def make_factory(name: str, params: dict[str, Any], game: str = DEFAULT_GAME) -> AgentFactory:
     """A factory for a registered agent of ``game`` with hyperparameters, checked now rather than at the first
     deal. An unknown name is answered with ``game``'s agents (and the installed plugins' names)."""
     known = known_names()
     if name not in known:
         ours = builtin_names(game)
-        plugins = [n for n in known if n not in builtin_names("kemps") + builtin_names("krepet")]
+        builtins = {n for each in game_names() for n in builtin_names(each)}
+        plugins = [n for n in known if n not in builtins]
         others = f"; plugins: {', '.join(plugins)}" if plugins else ""
         raise ConfigError(f"lineup agent {name!r}: unknown agent{did_you_mean(name, ours + plugins)}; allowed "
                           f"agents are {', '.join(ours)} (those that play {game}){others}")
@@ -182,7 +190,7 @@ def make_factory(name: str, params: dict[str, Any], game: str = "kemps") -> Agen
     return lambda: cls(**params)
 
 
-def resolve_lineup(lineup: LineupLike, players: int, game: str = "kemps") -> list[tuple[str, AgentFactory]]:
+def resolve_lineup(lineup: LineupLike, players: int, game: str = DEFAULT_GAME) -> list[tuple[str, AgentFactory]]:
     """One (display name, factory) per seat, every agent one that plays ``game``."""
     entries: list[Any] = split_lineup(lineup) if isinstance(lineup, str) else list(lineup)
     resolved: list[tuple[str, AgentFactory]] = []
@@ -192,8 +200,8 @@ def resolve_lineup(lineup: LineupLike, players: int, game: str = "kemps") -> lis
             label = entry_text(name, params)
             resolved.append((label, make_factory(name, params, game)))
         elif isinstance(entry, BaseAgent):
-            if getattr(entry, "game", "kemps") != game:
-                raise ConfigError(f"lineup entry {entry!r}: plays {getattr(entry, 'game', 'kemps')}, not {game}")
+            if getattr(entry, "game", DEFAULT_GAME) != game:
+                raise ConfigError(f"lineup entry {entry!r}: plays {getattr(entry, 'game', DEFAULT_GAME)}, not {game}")
             resolved.append((repr(entry), entry.clone))
         elif callable(entry):
             resolved.append((getattr(entry, "name", getattr(entry, "__name__", "agent")), entry))
@@ -203,10 +211,8 @@ def resolve_lineup(lineup: LineupLike, players: int, game: str = "kemps") -> lis
         return resolved
     if len(resolved) == 1:
         return resolved * players
-    if len(resolved) == players // 2:
-        return [resolved[pair_of(players, s)] for s in range(players)]
-    if game == "krepet":
-        raise ConfigError(f"lineup has {len(resolved)} entries for Krepet's {players} players; give 1 (for both "
-                          f"players) or {players} (one per player)")
-    raise ConfigError(f"lineup has {len(resolved)} entries for {players} players; give 1, {players // 2} "
-                      f"(one per pair) or {players} (one per seat)")
+    played = game_record(game)
+    sides = players // played.seats_per_side
+    if len(resolved) == sides:
+        return [resolved[s % sides] for s in range(players)]
+    raise ConfigError(played.lineup_sizes_text(len(resolved), players))

@@ -30,6 +30,13 @@ _COUNTED = {Swapped: "swaps", RaceLost: "races_lost", Swept: "sweeps", Perceived
             CallHeard: "calls"}
 
 
+def match_row(result: MatchResult) -> dict:
+    """A played match's row of the ``matches`` table of a sweep."""
+    return {"seed": result.seed, "end_reason": result.end_reason, "error": result.error or "",
+            "rounds": len(result.rounds), "events": result.events,
+            "duration": sum(r.end_time for r in result.rounds), "winners": ",".join(map(str, result.winners))}
+
+
 def pairs_table(result: MatchResult) -> pd.DataFrame:
     """One row per pair: its seats and agents, final letters, points and rounds won, rank and whether it won."""
     return pd.DataFrame(pairs_rows(result))

@@ -25,14 +25,13 @@ from typing import Any
 
 from kemps_sim.agent import Agent, BaseAgent
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import DEFAULT_GAME, game_names
+from kemps_sim.games import game as game_record
 from kemps_sim.suggest import did_you_mean
 
 GROUP = "kemps_sim.agents"
 BUILT_IN = "built-in"
 _NAME = re.compile(r"[A-Za-z_][\w\-]*")  # what a lineup entry can name (kemps_sim.lineup)
-#: The games an agent can play (its ``game`` attribute; none means Kemps) and the methods each game calls.
-GAME_METHODS: dict[str, tuple[str, ...]] = {"kemps": ("decide", "start_match", "choose_signal"),
-                                            "krepet": ("decide", "start_match", "habits", "calls")}
 
 
 class FactoryAgent:
@@ -71,7 +70,7 @@ class AgentInfo:
     reasoning: str = ""  # how the policy decides: its class docstring (a factory's own docstring)
     sources: tuple[str, ...] = ()  # the rule sources its heuristics come from ("000" to "004"), if it names them
     details: str = ""  # the longer account: the docstring of the module the policy lives in
-    game: str = "kemps"  # the game it plays: "kemps" or "krepet" (an agent's ``game`` attribute)
+    game: str = DEFAULT_GAME  # the game it plays (an agent's ``game`` attribute: kemps_sim.games)
 
 
 @dataclass(frozen=True)
@@ -271,11 +270,15 @@ def _describe(name: str, obj: Any, origin: str, target: str) -> AgentInfo:
         raise _NotAnAgent(f"building it without arguments raised {type(exc).__name__}: {exc}") from None
     except SystemExit as exc:
         raise _NotAnAgent(f"building it without arguments, {_exit_text(exc)}") from None
-    game = getattr(agent, "game", "kemps")
-    if game not in GAME_METHODS:
+    game = getattr(agent, "game", DEFAULT_GAME)
+    if not isinstance(game, str) or game not in game_names():
         raise _NotAnAgent(f"it built {type(agent).__name__!s} with game = {game!r}; allowed: "
-                          f"{', '.join(GAME_METHODS)}")
-    missing = [m for m in GAME_METHODS[game] if not callable(getattr(agent, m, None))]
+                          f"{', '.join(game_names())}")
+    try:
+        methods = game_record(game).agent_methods
+    except ConfigError as exc:
+        raise _NotAnAgent(f"it plays {game}, whose record does not load: {exc}") from None
+    missing = [m for m in methods if not callable(getattr(agent, m, None))]
     if missing:
         raise _NotAnAgent(f"it built {type(agent).__name__!s} without {', '.join(m + '()' for m in missing)}")
     return AgentInfo(name, _one_line(obj, agent), defaults, origin, target, factory, _reasoning(obj, agent),

@@ -45,6 +45,8 @@ from kemps_sim.conformance import (
 )
 from kemps_sim.engine import EngineConfig, MatchResult, simulate_match
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import DEFAULT_GAME
+from kemps_sim.games import game as game_record
 from kemps_sim.lineup import make_factory, parse_entry
 from kemps_sim.presets import load_rules, preset_names
 from kemps_sim.registry import agent_info
@@ -68,10 +70,10 @@ class _Seat:
         return self._build()
 
 
-def resolve_agent(agent: AgentLike, game: str = "kemps") -> _Seat:
+def resolve_agent(agent: AgentLike, game: str = DEFAULT_GAME) -> _Seat:
     """A named factory from a registered name, a lineup entry ``"name(p=1)"``, a class, an agent or a callable."""
     if isinstance(agent, str):
-        name, params = parse_entry(agent)
+        name, params = parse_entry(agent, game)
         return _Seat(agent.strip(), make_factory(name, params, game))
     if isinstance(agent, BaseAgent):
         return _Seat(repr(agent), agent.clone)
@@ -88,7 +90,7 @@ def game_of(agent: AgentLike) -> str:
     """The game an agent plays: its registered ``game`` for a name or lineup entry, else its ``game`` attribute."""
     if isinstance(agent, str):
         return agent_info(parse_entry(agent)[0]).game
-    return getattr(agent, "game", "kemps")
+    return getattr(agent, "game", DEFAULT_GAME)
 
 
 def check_agent(factory: AgentLike, *, presets: Iterable[str] | None = None, players: Iterable[int] = (4, 6, 8),
@@ -101,15 +103,15 @@ def check_agent(factory: AgentLike, *, presets: Iterable[str] | None = None, pla
     of ``opponents`` only). Each match runs under ``EngineConfig(strict=True, decide_timeout=5.0)`` with the
     given caps. Returns a :class:`ConformanceReport` when everything passes.
 
-    A Krepet agent (``game = "krepet"``) is checked on Krepet games instead, against ``greedy`` unless other
-    ``opponents`` are named (:mod:`kemps_sim.krepet.conformance`; ``players`` does not apply).
+    An agent of another game (its ``game``: Krepet's ``greedy``, say) is checked by its game's own conformance check
+    (the record's ``check_agent``: :mod:`kemps_sim.krepet.conformance` for Krepet), against the game's default
+    lineup unless other ``opponents`` are named (``players`` does not apply).
     """
     game = game_of(factory)
-    if game == "krepet":  # the same promises, checked on Krepet games (kemps_sim.krepet.conformance)
-        from kemps_sim.krepet.conformance import check_krepet_agent
-
-        return check_krepet_agent(resolve_agent(factory, game), presets=presets, seeds=seeds,
-                                  opponents=opponents if opponents != "collector" else "greedy")
+    if game != DEFAULT_GAME:  # the same promises, checked on the agent's own game
+        played = game_record(game)
+        return played.hook("check_agent")(resolve_agent(factory, game), presets=presets, seeds=seeds,
+                                          opponents=opponents if opponents != "collector" else played.default_lineup)
     started = time.perf_counter()
     presets, players, seeds = tuple(preset_names() if presets is None else presets), tuple(players), tuple(seeds)
     if not (presets and players and seeds):

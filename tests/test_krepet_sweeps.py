@@ -95,7 +95,7 @@ def test_bad_krepet_specs_are_refused_with_every_problem_named(tmp_path):
         spec_from_mapping(krepet_data(tmp_path / "x", axes={"agent.threshold": [0.5]}))
     with pytest.raises(SpecError, match="'collector': plays kemps, not krepet"):
         spec_from_mapping(krepet_data(tmp_path / "x", axes={"lineup": ["collector"]}))
-    with pytest.raises(SpecError, match="sweep.game = 'chess': must be kemps"):
+    with pytest.raises(SpecError, match="sweep.game = 'chess': unknown game; allowed: kemps, krepet"):
         spec_from_mapping({**krepet_data(tmp_path / "x"), "sweep": {"game": "chess", "matches": 1}})
     with pytest.raises(SpecError, match="engine.max_rounds: unknown Krepet engine setting"):
         spec_from_mapping(krepet_data(tmp_path / "x", axes={"engine.max_rounds": [3]}))

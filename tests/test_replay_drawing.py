@@ -135,9 +135,9 @@ RAW_PILE = re.compile(r"\b(hand|discard|side|talon)\d\b")
 
 def test_krepet_lines_name_piles_as_the_table_labels_them():
     from kemps_sim.krepet import play_krepet
+    from kemps_sim.krepet.replay import pile_words
     from kemps_sim.krepet.trace import Moved
     from kemps_sim.replay import krepet_replay_data
-    from kemps_sim.replay.krepet_data import pile_words
 
     assert pile_words("3♠' hand1 -> discard0", 1) == "3♠' from its hand to player 0's Ablage"
     assert pile_words("7♠' (+1 on it) T6 -> T0", 0) == "7♠' (+1 on it) from T6 to T0"

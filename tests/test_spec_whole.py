@@ -118,8 +118,8 @@ def test_a_key_put_in_another_table_says_where_it_belongs(tmp_path, capsys):
     err = capsys.readouterr().err
     # One problem: the rest of the spec is checked for the game it meant (a Krepet lineup is not blamed).
     assert err.strip().endswith("krepet.toml: base.game = 'krepet': belongs in [sweep], not [base] (game: kemps "
-                                "(the default) or krepet, the two-player racing patience) (nothing was run or "
-                                "written)")
+                                "(the default), krepet (the two-player racing patience) or a game a plugin "
+                                "registers) (nothing was run or written)")
     data = quick_data(tmp_path / "out")
     data["sweep"]["lineup"] = "collector"
     data["base"].update({"matches": 3, "rules.double_kemps": True, "profile.reaction.tau": 0.2})

@@ -9,7 +9,7 @@ import textwrap
 from typing import Any
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.presets import PRESETS
+from kemps_sim.games import DEFAULT_GAME, game, game_names
 from kemps_sim.registry import GROUP, AgentInfo, agent_info, list_agents, plugin_errors
 
 WIDTH = 116
@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     for info in agents:
         print(f"{info.name}  [{info.origin}]")
-        if info.game != "kemps":
+        if info.game != DEFAULT_GAME:
             print(f"    plays {info.game} (kemps-sim play --game {info.game})")
         if info.description:
             print(f"    {info.description}")
@@ -68,7 +68,7 @@ def _one(name: str, as_json: bool) -> int:
         print(json.dumps(_as_json(info, full=True), indent=2, ensure_ascii=False, default=repr))
         return 0
     print(f"{info.name}  [{info.origin}]  {info.target}")
-    if info.game != "kemps":
+    if info.game != DEFAULT_GAME:
         print(f"    plays {info.game} (kemps-sim play --game {info.game})")
     if info.description:
         print(f"    {info.description}")
@@ -85,10 +85,8 @@ def _one(name: str, as_json: bool) -> int:
 
 def sources_text(sources: tuple[str, ...]) -> str:
     """Source ids with what they are: ``004 (English rules with the worked game; the default)``."""
-    from kemps_sim.krepet.presets import PRESETS as KREPET_PRESETS
-
     titles = {}
-    for preset in (*PRESETS.values(), *KREPET_PRESETS.values()):
+    for preset in (preset for name in game_names() for preset in game(name).hook("presets").values()):
         titles.setdefault(preset.source, f"{preset.title}: preset {preset.name}")
     return "; ".join(f"{s} ({titles[s]})" if s in titles else s for s in sources)
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from kemps_sim.cli.folder import game_of, grouping, with_scoring
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import game
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -129,7 +130,7 @@ def _who(results: SweepResults, metric: str, pair: int) -> str | None:
     if metric not in PAIR_METRICS:
         return None
     agents = results["pairs"].loc[results["pairs"]["pair"] == pair, "agents"].unique()
-    side = "player" if game_of(results.manifest) == "krepet" else "pair"
+    side = game(game_of(results.manifest)).unit
     return f"{side} {pair}" + (f" ({agents[0]})" if len(agents) == 1 else "")
 
 

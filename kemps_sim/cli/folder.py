@@ -7,6 +7,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import DEFAULT_GAME, game
 
 if TYPE_CHECKING:  # pandas and the store load when a folder is read, not for --help
     import pandas as pd
@@ -20,7 +21,7 @@ SCORED_TABLES = ("matches", "pairs", "rounds", "calls", "fours")
 def game_of(manifest: Mapping[str, Any]) -> str:
     """The game a results folder's sweep played (its spec's ``sweep.game``; Kemps if none is named)."""
     sweep = (manifest.get("spec") or {}).get("sweep") or {}
-    return str(sweep.get("game", "kemps"))
+    return str(sweep.get("game", DEFAULT_GAME))
 
 
 def with_scoring(results: SweepResults) -> dict[str, pd.DataFrame]:
@@ -47,7 +48,10 @@ def cell_scorings(manifest: Mapping[str, Any]) -> dict[str, str]:
     """The scoring rule of every cell of the manifest's spec, by cell id (empty if the spec cannot be planned)."""
     from kemps_sim.sweep import plan_cells, spec_from_mapping
 
-    if game_of(manifest) != "kemps":  # Krepet has no scoring rule
+    try:
+        if not game(game_of(manifest)).scored:  # Krepet has no scoring rule
+            return {}
+    except ConfigError:
         return {}
     try:
         spec = spec_from_mapping(manifest["spec"])

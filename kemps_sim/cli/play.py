@@ -14,6 +14,7 @@ from kemps_sim.cli.rules import parse_overrides
 from kemps_sim.cli.seed import match_seed, say_seed
 from kemps_sim.engine import EngineConfig, simulate_match
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import DEFAULT_GAME, game, game_names
 from kemps_sim.narrate import narrate, standings_text
 from kemps_sim.presets import preset_names, resolve_any
 from kemps_sim.replay.target import html_seat, html_target
@@ -25,8 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description="Play one match in simulated real time and print a play-by-play. Rounds "
                                    "are numbered from 1 everywhere: in the play-by-play, in --round and in --json. "
                                    "With --game krepet, one game of Krepet (two players) instead.")
-    p.add_argument("--game", choices=("kemps", "krepet"), default="kemps",
-                   help="the game: kemps (default) or krepet, the two-player racing patience with its call")
+    p.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                   help=f"the game: {', '.join(game_names())} (default {DEFAULT_GAME}); krepet is the two-player "
+                        "racing patience with its call")
     p.add_argument("--rules", default=None, metavar="PRESET|FILE.toml",
                    help="a preset (" + ", ".join(preset_names()) + "; for krepet: wikibooks) or a TOML rules "
                         "file; default standard (krepet: wikibooks)")
@@ -69,10 +71,11 @@ def run(args: argparse.Namespace) -> int:
     """Play the match and print it."""
     if args.seed is not None and args.seed < 0:
         raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
-    if args.game == "krepet":
-        from kemps_sim.cli.play_krepet import run_krepet
+    return game(args.game).hook("play_cli")(args)
 
-        return run_krepet(args)
+
+def run_kemps(args: argparse.Namespace) -> int:
+    """Play a Kemps match and print it (the Kemps record's ``play_cli``)."""
     overrides = parse_overrides(args.overrides)
     if args.players is not None:
         overrides["players"] = args.players

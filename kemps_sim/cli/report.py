@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from kemps_sim.cli.comparison import compare_text, print_answer, spec_question
 from kemps_sim.cli.folder import cell_scorings, check_by, game_of, grouping, with_scoring
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import Game, game
 from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import did_you_mean
 
@@ -80,9 +81,11 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--export-to {args.export_to}: says where --export writes; give --export csv too")
     whole = bool(args.compare or args.sensitivity or args.plots)  # these need the rows; the summary alone does not
     results = load_folder(args.folder, skip_damaged=args.skip_damaged, tables=whole)
-    if args.compare and args.metric != "win_rate" and game_of(results.manifest) == "krepet":
-        raise ConfigError(f"--metric {args.metric}: a Krepet sweep's groups are compared on win_rate (player "
-                          "--pair N's); the other Krepet figures are in its summary table")
+    played = game(game_of(results.manifest))
+    if args.compare and played.compare_metrics is not None and args.metric not in played.compare_metrics:
+        raise ConfigError(f"--metric {args.metric}: a {played.title} sweep's groups are compared on "
+                          f"{' or '.join(played.compare_metrics)} ({played.unit} --pair N's); the other "
+                          f"{played.title} figures are in its summary table")
     tables = comparison = indices = None
     if whole:
         _warn_skipped(results.skipped)
@@ -101,15 +104,8 @@ def run(args: argparse.Namespace) -> int:
         target = Path(args.folder) / SENSITIVITY_CSV
         indices.to_csv(target, index=False)
         print(f"indices written to {target}")
-    if args.plots and game_of(results.manifest) == "krepet":
-        from kemps_sim.plots.krepet import krepet_figures
-
-        for path in krepet_figures(dict(results.tables), Path(args.folder), results.params):
-            print(f"wrote {path}")
-    elif args.plots:
-        from kemps_sim.plots import standard_figures
-
-        written = standard_figures(dict(results.tables), Path(args.folder), results.params)
+    if args.plots:
+        written = list(played.hook("figures")(dict(results.tables), Path(args.folder), results.params))
         if indices is not None:
             from kemps_sim.plots import sensitivity_plot, style
 
@@ -221,8 +217,9 @@ def _summarise(folder: str | Path, by: str | None, csv: str | None, results: Swe
 
     results = results or load_folder(folder, tables=False)
     target = Path(csv) if csv else Path(folder) / summary_csv_name(grouping(by, results.params), results.params)
-    if game_of(results.manifest) == "krepet":
-        return _krepet_summary(folder, by, target, results, confidence, skip_damaged)
+    played = game(game_of(results.manifest))
+    if not played.streamed:
+        return _loaded_summary(played, folder, by, target, results, confidence, skip_damaged)
     if not results.tables:
         if streamable(grouping(by, results.params), results.params):
             summary = summarise_folder(folder, grouping(by, results.params), confidence,
@@ -258,37 +255,34 @@ def summary_csv_name(columns: Sequence[str], params: tuple[str, ...]) -> str:
     return f"summary_by_{stem}.csv"
 
 
-#: The tables a Krepet summary reads (its moves table is not needed).
-KREPET_SUMMARY_TABLES = ("matches", "pairs", "misses", "calls")
-
-
-def _krepet_summary(folder: str | Path, by: str | None, target: Path, results: SweepResults, confidence: float,
-                    skip_damaged: bool) -> SweepResults:
-    """Print and write the summary of a Krepet sweep (:mod:`kemps_sim.krepet.stats`). Its tables are small (a few
-    rows a game besides the moves), so they are loaded rather than streamed."""
+def _loaded_summary(played: Game, folder: str | Path, by: str | None, target: Path, results: SweepResults,
+                    confidence: float, skip_damaged: bool) -> SweepResults:
+    """Print and write the summary of a sweep of a game whose summary reads its tables whole (Krepet's,
+    :mod:`kemps_sim.krepet.stats`: a few rows a game besides the moves), rather than streamed."""
     from kemps_sim import stats
-    from kemps_sim.krepet.stats import LEGEND, krepet_summary
     from kemps_sim.stats.summary import WIDTH, group_legend
     from kemps_sim.sweep import load_results
 
+    summary, legend = played.hook("summary"), played.hook("legend")
     if not results.tables:
-        results = load_results(folder, tables=KREPET_SUMMARY_TABLES, skip_damaged=skip_damaged)
+        results = load_results(folder, tables=played.summary_tables, skip_damaged=skip_damaged)
         if results["matches"].empty:
             raise ConfigError(f"results folder {str(folder)!r}: holds no finished matches yet")
         _warn_skipped(results.skipped)
     columns = check_by(by, results.params, results["pairs"].columns)
-    table = krepet_summary(results.tables, by=columns, confidence=confidence)
+    table = summary(results.tables, by=columns, confidence=confidence)
     if not target.parent.is_dir():
         raise ConfigError(f"--csv {str(target)!r}: the folder {str(target.parent)!r} does not exist")
     table.to_csv(target, index=False)
     print(stats.format_summary(table))
     agents = results["pairs"].groupby("pair")["agents"].unique()
     if all(len(names) == 1 for names in agents):
-        print("players: " + ", ".join(f"{p} = {names[0]}" for p, names in agents.items()))
+        print(f"{played.unit}s: " + ", ".join(f"{p} = {names[0]}" for p, names in agents.items()))
     rows = group_legend(table)
-    print(textwrap.fill((f"{rows}; " if rows else "") + LEGEND
+    print(textwrap.fill((f"{rows}; " if rows else "") + legend
                         + f". Intervals are {100 * confidence:g}% confidence intervals.", width=WIDTH))
-    print(f"{len(results['matches'])} games" + (f", {results.failures} failed" if results.failures else "")
+    print(f"{len(results['matches'])} {played.count_word}"
+          + (f", {results.failures} failed" if results.failures else "")
           + f"; {_written(target)}")
     return results
 

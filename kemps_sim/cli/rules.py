@@ -8,6 +8,7 @@ import tomllib
 from typing import Any
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import DEFAULT_GAME, game, game_names
 from kemps_sim.presets import PRESETS, preset_names, resolve_any
 from kemps_sim.rules import knob_specs
 
@@ -19,8 +20,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "and where each value comes from. Presets: " + ", ".join(preset_names()))
     p.add_argument("spec", nargs="?", default=None, metavar="PRESET|FILE.toml",
                    help="a preset name or a TOML rules file (default: standard; for krepet: wikibooks)")
-    p.add_argument("--game", choices=("kemps", "krepet"), default="kemps",
-                   help="whose rules: kemps (default) or krepet, the two-player racing patience")
+    p.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                   help=f"whose rules: {', '.join(game_names())} (default {DEFAULT_GAME}); krepet is the "
+                        "two-player racing patience")
     p.add_argument("--players", type=int, default=None, help="override the number of players")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KNOB=VALUE",
                    help="override one knob, VALUE written as in TOML (repeatable)")
@@ -46,8 +48,11 @@ def parse_overrides(items: list[str]) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """Print the knobs, their values and origins (or the preset list)."""
-    if args.game == "krepet":
-        return _krepet(args)
+    return game(args.game).hook("rules_cli")(args)
+
+
+def run_kemps(args: argparse.Namespace) -> int:
+    """The Kemps knobs, their values and origins, or the preset list (the Kemps record's ``rules_cli``)."""
     if args.list:
         for preset in PRESETS.values():
             print(f"{preset.name:<14} {preset.source}  {preset.title}")
@@ -70,43 +75,12 @@ def run(args: argparse.Namespace) -> int:
     specs = knob_specs()
     width = max(map(len, specs))
     for knob, value in rules.as_dict().items():
-        print(f"  {knob:<{width}}  {_text(value):<22} {resolved.origins[knob]}")
+        print(f"  {knob:<{width}}  {value_text(value):<22} {resolved.origins[knob]}")
     return 0
 
 
-def _krepet(args: argparse.Namespace) -> int:
-    """The Krepet knobs of a preset (or a TOML file of knobs naming a ``preset``), with where each value comes from:
-    the source's words, or the reading taken where it is silent or ambiguous."""
-    from kemps_sim.krepet.presets import PRESETS as KREPET_PRESETS
-    from kemps_sim.krepet.presets import get_preset, load_krepet_rules, rules_source
-
-    if args.list:
-        for preset in KREPET_PRESETS.values():
-            print(f"{preset.name:<14} {preset.source}  {preset.title}")
-        return 0
-    if args.players is not None:
-        raise ConfigError(f"--players {args.players}: Krepet is a game for two")
-    spec = rules_source(args.spec)
-    rules = load_krepet_rules(spec, **parse_overrides(args.overrides))
-    preset = get_preset(spec.get("preset", "wikibooks") if isinstance(spec, dict) else spec or "wikibooks")
-    given = {**(spec if isinstance(spec, dict) else {}), **parse_overrides(args.overrides)}
-    origins = {k: "set here" if k in given else preset.origin(k) if k in preset.knobs else "default"
-               for k in rules.as_dict()}
-    if args.json:
-        print(json.dumps({"preset": preset.name, "rules": rules.as_dict(), "origins": origins}, indent=2,
-                         ensure_ascii=False))
-        return 0
-    print(f"Krepet rules from preset {preset.name} (source {preset.source}: {preset.title})")
-    print("Quoted words are the source's own, with an English gloss in parentheses; \"reading:\" marks a value read "
-          "where the source is silent or ambiguous.\n")
-    width = max(map(len, rules.as_dict()))
-    for knob, value in rules.as_dict().items():
-        shown = " / ".join(map(str, value)) if isinstance(value, tuple) else _text(value)
-        print(f"  {knob:<{width}}  {shown:<14} {origins[knob]}")
-    return 0
-
-
-def _text(value: Any) -> str:
+def value_text(value: Any) -> str:
+    """A knob's value as the table prints it: - for none, on/off, a list joined by /."""
     if value is None:
         return "-"
     if isinstance(value, bool):

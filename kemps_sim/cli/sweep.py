@@ -8,6 +8,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import game
 from kemps_sim.sweep.executors import available_cores
 from kemps_sim.sweep.targets import CONFIDENCE, DEFAULT_MAX_MATCHES, TARGET_METRICS, metric_problem
 
@@ -142,7 +143,7 @@ def _compare_text(spec: SweepSpec) -> str:
     """The question of the spec's [compare] table and what answers it, e.g. ``question: Does Double Kemps change
     who wins? answered by pair 0's win_rate at rules.double_kemps = True minus False``."""
     compare = spec.compare
-    unit = "player" if spec.game == "krepet" else "pair"
+    unit = game(spec.game).unit
     asked = f"question: {compare.question} " if compare.question else "comparison: "
     return (f"{asked}answered by {unit} {compare.pair}'s {compare.metric} at {compare.by} = {compare.a!r} minus "
             f"{compare.b!r}")

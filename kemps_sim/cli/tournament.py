@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from kemps_sim.cli.rules import parse_overrides
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import DEFAULT_GAME, game_names
 from kemps_sim.sweep.executors import available_cores
 
 if TYPE_CHECKING:
@@ -37,8 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("strategies", nargs="+", metavar="STRATEGY",
                    help='agent specs, e.g. collector "watcher(threshold=0.9)" bluffer')
     p.add_argument("--matches", type=int, default=50, help="matches per seating of each pairing (default 50)")
-    p.add_argument("--game", choices=("kemps", "krepet"), default="kemps",
-                   help="the game: kemps (pairs, four players; default) or krepet (two players, one per chair)")
+    p.add_argument("--game", choices=game_names(), default=DEFAULT_GAME,
+                   help=f"the game: {', '.join(game_names())} (default {DEFAULT_GAME}: pairs, four players; krepet: "
+                        "two players, one per chair)")
     p.add_argument("--rules", default=None, metavar="PRESET|FILE.toml",
                    help="the rules (default standard; for krepet wikibooks)")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KNOB=VALUE",

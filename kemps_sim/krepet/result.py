@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from kemps_sim.krepet.rules import KrepetRules
 from kemps_sim.krepet.trace import CallHeard, KrepetEvent, Moved, Noticed
@@ -18,6 +18,9 @@ VERDICTS = ("right", "too_late", "false_alarm")
 @dataclass(frozen=True)
 class KrepetResult:
     """One game played on the clock. ``winner`` is None for a draw, a timeout or an agent's error."""
+
+    #: The game it is a result of (:func:`kemps_sim.games.game`: what the replay page asks to draw it).
+    game: ClassVar[str] = "krepet"
 
     rules: KrepetRules
     seed: int

@@ -14,11 +14,11 @@ import html
 import json
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.krepet.result import KrepetResult
+from kemps_sim.games import DEFAULT_GAME, game
 from kemps_sim.replay.data import replay_data
-from kemps_sim.replay.krepet_data import krepet_replay_data
 from kemps_sim.results import MatchResult
 
 
@@ -26,26 +26,28 @@ def _asset(name: str) -> str:
     return resources.files("kemps_sim.replay").joinpath("assets", name).read_text(encoding="utf-8")
 
 
-def page_html(result: MatchResult | KrepetResult, seat: int | None = None) -> str:
-    """The replay page of ``result`` (a Kemps match or a Krepet game) as one HTML document: every hand, with a
-    switch to each seat's view, or (``seat``) that seat's view alone, holding nothing the seat does not know."""
-    if isinstance(result, MatchResult):
-        data, legend = replay_data(result, seat), "legend_kemps.html"
-        rules = result.rules
-        rounds = len(result.rounds)
-        title = (f"kemps-sim replay: seed {result.seed}, {rules.players} players, {rounds} "
-                 f"round{'s' if rounds != 1 else ''}, {rules.scoring} scoring")
-        if seat is not None:
-            title += f", as seat {seat} sees it"
-    elif isinstance(result, KrepetResult):
-        if seat is not None:
-            raise ConfigError(f"replay: seat {seat!r}: a Krepet game is played open, so it has no one player's "
-                              "view; leave the seat out")
-        data, legend = krepet_replay_data(result), "legend_krepet.html"
-        title = f"kemps-sim replay: Krepet, seed {result.seed}, {result.names[0]} against {result.names[1]}"
-    else:
+def kemps_page(result: MatchResult, seat: int | None = None) -> tuple[dict[str, Any], str, str]:
+    """What the replay page of a Kemps match shows (the Kemps record's ``replay``): its data (every hand, or
+    ``seat``'s view alone), its legend and its title."""
+    rules = result.rules
+    rounds = len(result.rounds)
+    title = (f"kemps-sim replay: seed {result.seed}, {rules.players} players, {rounds} "
+             f"round{'s' if rounds != 1 else ''}, {rules.scoring} scoring")
+    if seat is not None:
+        title += f", as seat {seat} sees it"
+    return replay_data(result, seat), "legend_kemps.html", title
+
+
+def page_html(result: Any, seat: int | None = None) -> str:
+    """The replay page of ``result`` (a Kemps match, a Krepet game, or a result of another game whose record has
+    a ``replay``; its class names the game as ``game``) as one HTML document: every hand, with a switch to each
+    seat's view, or (``seat``) that seat's view alone, holding nothing the seat does not know."""
+    name = getattr(result, "game", DEFAULT_GAME if isinstance(result, MatchResult) else None)
+    parts = game(name).hook("replay") if isinstance(name, str) else None
+    if parts is None:
         raise ConfigError(f"replay: {type(result).__name__} is not a match result; give what simulate_match or "
                           "play_krepet returns")
+    data, legend, title = parts(result, seat)
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     text = text.replace("</", "<\\/")  # nothing in the data can close the script element that holds it
     page = _asset("page.html")
@@ -55,7 +57,7 @@ def page_html(result: MatchResult | KrepetResult, seat: int | None = None) -> st
     return page.replace("{{DATA}}", text)  # last: the data may hold any text
 
 
-def write_html(result: MatchResult | KrepetResult, path: str | Path, seat: int | None = None) -> Path:
+def write_html(result: Any, path: str | Path, seat: int | None = None) -> Path:
     """Write the replay page of ``result`` (a Kemps match or a Krepet game) to ``path`` (a folder that exists):
     every hand, or (``seat``) only what that seat knows (see :func:`page_html`); return the path written."""
     target = Path(path)

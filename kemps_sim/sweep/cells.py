@@ -3,8 +3,9 @@
 An axis name says where its value goes: ``rules`` (the preset or rules file), ``rules.KNOB`` or ``players`` (a rule
 knob), ``lineup``, ``profile.FIELD[.PARAM]`` (every seat) or ``pairN.profile.FIELD[.PARAM]`` (pair N's seats),
 ``agent.PARAM`` (every agent that has that hyperparameter) or ``pairN.agent.PARAM`` (pair N's agent), and
-``engine.SETTING``. A Krepet sweep has players instead of pairs (``playerN.profile...``, ``playerN.agent.PARAM``),
-its own rule knobs, and the settings of :class:`~kemps_sim.krepet.realtime.KrepetConfig` as ``engine.SETTING``.
+``engine.SETTING``. The sweep's game (:class:`~kemps_sim.games.Game`) says the rest: its sides (a Krepet sweep has
+players instead of pairs: ``playerN.profile...``, ``playerN.agent.PARAM``), its rule knobs and defaults, whether
+``players`` is a knob, and its engine settings (:class:`~kemps_sim.krepet.realtime.KrepetConfig` for Krepet).
 
 Layering: built on :mod:`kemps_sim.sweep.design` (the parsed spec and its cells); the checks of
 :mod:`kemps_sim.sweep.checks` plan each cell through it, and this module imports neither them nor the parsing.
@@ -20,103 +21,75 @@ from typing import Any
 from kemps_sim.engine import EngineConfig
 from kemps_sim.engine.match import resolve_profiles
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import DEFAULT_GAME, Game, game
 from kemps_sim.lineup import entry_text, parse_entry, resolve_lineup, split_lineup
-from kemps_sim.presets import load_rules
 from kemps_sim.profiles import PlayerProfile
 from kemps_sim.registry import agent_info
 from kemps_sim.rules import Rules
-from kemps_sim.seating import pair_seats
 from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep.design import Cell, SweepSpec, design_cells
 
-#: Where an axis name may point: a rule knob, a profile parameter, an agent hyperparameter, the engine.
-AXIS_FORMS = ("rules", "rules.KNOB", "players", "lineup", "profile.FIELD[.PARAM]", "pairN.profile.FIELD[.PARAM]",
-              "agent.PARAM", "pairN.agent.PARAM", "engine.SETTING")
-_PAIR = re.compile(r"^pair(\d+)\.(profile|agent)\.(.+)$")
-_PLAYER = re.compile(r"^player(\d+)\.(profile|agent)\.(.+)$")
-#: Where an axis name may point in a Krepet sweep.
-KREPET_AXIS_FORMS = ("rules", "rules.KNOB", "lineup", "profile.FIELD[.PARAM]", "playerN.profile.FIELD[.PARAM]",
-                     "agent.PARAM", "playerN.agent.PARAM", "engine.SETTING")
+_UNIT = re.compile(r"^(pair|player)(\d+)\.(profile|agent)\.(.+)$")
+
+
+def axis_forms(played: Game) -> tuple[str, ...]:
+    """Where an axis name may point in a sweep of ``played``: a rule knob (and ``players`` where the rules say how
+    many play), the lineup, a profile parameter, an agent hyperparameter (every seat's or one side's), the
+    engine."""
+    unit = played.unit
+    return ("rules", "rules.KNOB", *(("players",) if played.takes_players else ()), "lineup",
+            "profile.FIELD[.PARAM]", f"{unit}N.profile.FIELD[.PARAM]", "agent.PARAM", f"{unit}N.agent.PARAM",
+            "engine.SETTING")
 
 
 @dataclass(frozen=True)
 class CellPlan:
-    """Everything a worker needs to play a cell's matches; plain picklable values (for a Krepet cell the rules are
-    :class:`~kemps_sim.krepet.rules.KrepetRules` and the config a :class:`~kemps_sim.krepet.realtime.KrepetConfig`)."""
+    """Everything a worker needs to play a cell's matches; plain picklable values (the rules and the engine
+    settings of the cell's game: :class:`~kemps_sim.krepet.rules.KrepetRules` and
+    :class:`~kemps_sim.krepet.realtime.KrepetConfig` for a Krepet cell)."""
 
     cell: Cell
     rules: Rules | Any
     lineup: str
     profiles: tuple[PlayerProfile, ...]
     config: EngineConfig | Any
-    game: str = "kemps"
+    game: str = DEFAULT_GAME
 
 
 def plan_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
     """The cell's set-up: the spec's base with the cell's parameters applied; a bad value is a ConfigError."""
-    if spec.game == "krepet":
-        return _plan_krepet_cell(spec, cell)
+    played = game(spec.game)
     base = spec.base
     params = cell.as_dict()
+    unit = played.unit
+    if "players" in params and not played.takes_players:
+        raise ConfigError(f"axes.players: {played.fixed_players_text()}")
+    where = "" if spec.game == DEFAULT_GAME else f" in a {played.title} sweep"
+    routed = _route(params, unit, axis_forms(played), where)
     rule_overrides = spec.base_rule_overrides()
-    routed = _route(params, _PAIR, AXIS_FORMS, "", "pair")
     if "players" in params:
         rule_overrides["players"] = params["players"]
     rule_overrides.update(routed.knobs)
-    profile_all, profile_pair, agent_all, agent_pair = (routed.profile_all, routed.profile_unit, routed.agent_all,
-                                                        routed.agent_unit)
     engine: dict[str, Any] = {**(base.get("engine") or {}), **routed.engine}
-    rules = load_rules(params.get("rules", base.get("rules", "standard")), **rule_overrides)
-    pairs = rules.pairs
-    for pair in (*profile_pair, *agent_pair):
-        if pair >= pairs:
-            raise ConfigError(f"axes.pair{pair}: no such pair at {rules.players} players; pairs are 0 to {pairs - 1}")
-    lineup = _lineup(params.get("lineup", base.get("lineup", "collector")), pairs, agent_all, agent_pair)
-    resolve_lineup(lineup, rules.players)
-    profiles = _profiles(base, rules.players, profile_all, profile_pair)
-    unknown = [k for k in engine if k not in {f.name for f in fields(EngineConfig)}]
-    if unknown:
-        allowed = [f.name for f in fields(EngineConfig)]
-        raise ConfigError(f"engine.{unknown[0]}: unknown engine setting{did_you_mean(unknown[0], allowed)}; "
-                          f"allowed: {', '.join(allowed)}")
-    return CellPlan(cell, rules, lineup, profiles, EngineConfig(**engine))
-
-
-def _plan_krepet_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
-    """A Krepet cell's set-up: its rules, one lineup entry per player, a profile per player, the clock's limits."""
-    from kemps_sim.krepet.presets import load_krepet_rules
-    from kemps_sim.krepet.realtime import KrepetConfig
-
-    base = spec.base
-    params = cell.as_dict()
-    if "players" in params:
-        raise ConfigError("axes.players: Krepet is a game for two")
-    routed = _route(params, _PLAYER, KREPET_AXIS_FORMS, " in a Krepet sweep", "player")
-    knobs = {**(base.get("set") or {}), **routed.knobs}
-    if any(player > 1 for player in (*routed.profile_unit, *routed.agent_unit)):
-        raise ConfigError(f"axes.player{max((*routed.profile_unit, *routed.agent_unit))}: Krepet has players 0 and 1")
-    profile_all, profile_player, agent_all, agent_player = (routed.profile_all, routed.profile_unit,
-                                                            routed.agent_all, routed.agent_unit)
-    engine: dict[str, Any] = {**(base.get("engine") or {}), **routed.engine}
-    rules = load_krepet_rules(params.get("rules", base.get("rules", "wikibooks")), **knobs)
-    lineup = _lineup(params.get("lineup", base.get("lineup", "greedy")), 2, agent_all, agent_player, "player")
-    resolve_lineup(lineup, 2, game="krepet")
-    common = PlayerProfile.from_mapping(base.get("profile", {}), "base.profile")
-    given = base.get("profiles")
-    if given is not None and not isinstance(given, list):
-        raise ConfigError(f"base.profiles = {given!r}: must be a list of profile tables")
-    seats = [common] * 2 if given is None else list(resolve_profiles(
-        [PlayerProfile.from_mapping(p, f"base.profiles[{i}]", base=common) for i, p in enumerate(given)], 2))
-    if profile_all:
-        seats = [profile.with_params(profile_all, "axes.profile") for profile in seats]
-    for player, values in profile_player.items():
-        seats[player] = seats[player].with_params(values, f"axes.player{player}.profile")
-    allowed = [f.name for f in fields(KrepetConfig)]
+    rules = played.load_rules(params.get("rules", base.get("rules")), **rule_overrides)
+    seats, sides = played.seats(rules), played.sides(rules)
+    beyond = [side for side in (*routed.profile_unit, *routed.agent_unit) if side >= sides]
+    if beyond and played.takes_players:
+        raise ConfigError(f"axes.{unit}{beyond[0]}: no such {unit} at {seats} players; {unit}s are 0 to {sides - 1}")
+    if beyond:
+        listed = "0 and 1" if sides == 2 else f"0 to {sides - 1}"
+        raise ConfigError(f"axes.{unit}{max(beyond)}: {played.title} has {unit}s {listed}")
+    lineup = _lineup(params.get("lineup", base.get("lineup", played.default_lineup)), sides, routed.agent_all,
+                     routed.agent_unit, unit, spec.game)
+    resolve_lineup(lineup, seats, game=spec.game)
+    profiles = _profiles(base, played, rules, routed.profile_all, routed.profile_unit)
+    config = played.hook("config")
+    allowed = [f.name for f in fields(config)]
     unknown = [k for k in engine if k not in allowed]
     if unknown:
-        raise ConfigError(f"engine.{unknown[0]}: unknown Krepet engine setting{did_you_mean(unknown[0], allowed)}; "
+        raise ConfigError(f"engine.{unknown[0]}: unknown {played.config_word}{did_you_mean(unknown[0], allowed)}; "
                           f"allowed: {', '.join(allowed)}")
-    return CellPlan(cell, rules, lineup, tuple(seats), KrepetConfig(**engine), "krepet")
+    return CellPlan(cell, rules, lineup, profiles, config(**engine), spec.game)
 
 
 @dataclass
@@ -132,15 +105,15 @@ class _Routed:
     engine: dict[str, Any] = field(default_factory=dict)
 
 
-def _route(params: Mapping[str, Any], unit: re.Pattern[str], forms: tuple[str, ...], where: str,
-           unit_word: str) -> _Routed:
+def _route(params: Mapping[str, Any], unit_word: str, forms: tuple[str, ...], where: str) -> _Routed:
     """Sort a cell's parameters (``rules``, ``lineup`` and ``players`` are read by the caller); an axis name that
     points nowhere is a ConfigError suggesting the closest place (see :func:`_places`) and listing the ``forms``
     allowed."""
     routed = _Routed()
     for name, value in params.items():
         head, _, rest = name.partition(".")
-        one = unit.match(name)
+        one = _UNIT.match(name)
+        one = one if one and one.group(1) == unit_word else None
         if name in ("rules", "lineup", "players"):
             continue
         if head == "rules" and rest:
@@ -151,10 +124,10 @@ def _route(params: Mapping[str, Any], unit: re.Pattern[str], forms: tuple[str, .
             routed.agent_all[rest] = value
         elif head == "engine" and rest:
             routed.engine[rest] = value
-        elif one and one.group(2) == "profile":
-            routed.profile_unit.setdefault(int(one.group(1)), {})[one.group(3)] = value
-        elif one and "." not in one.group(3):
-            routed.agent_unit.setdefault(int(one.group(1)), {})[one.group(3)] = value
+        elif one and one.group(3) == "profile":
+            routed.profile_unit.setdefault(int(one.group(2)), {})[one.group(4)] = value
+        elif one and "." not in one.group(4):
+            routed.agent_unit.setdefault(int(one.group(2)), {})[one.group(4)] = value
         else:
             hint = did_you_mean(name, _places(name, unit_word))
             raise ConfigError(f"axes.{name}: not a place a value can go{where}{hint}; axis names are "
@@ -181,14 +154,14 @@ def plan_cells(spec: SweepSpec) -> list[CellPlan]:
 
 
 def _lineup(lineup: Any, pairs: int, agent_all: Mapping[str, Any], agent_pair: Mapping[int, Mapping[str, Any]],
-            unit: str = "pair") -> str:
-    """The lineup string with hyperparameters set; per-pair values expand a one-entry lineup to one per pair (per
-    player in Krepet: ``unit``)."""
+            unit: str, game_name: str) -> str:
+    """The lineup string with hyperparameters set; per-side values expand a one-entry lineup to one per side
+    (``unit``: pair, or player in Krepet)."""
     if not isinstance(lineup, str) or not lineup.strip():
         raise ConfigError(f"lineup = {lineup!r}: must be a lineup string such as \"collector,watcher\"")
     if not agent_all and not agent_pair:
         return lineup
-    entries = [parse_entry(entry) for entry in split_lineup(lineup)]
+    entries = [parse_entry(entry, game_name) for entry in split_lineup(lineup)]
     if agent_pair and len(entries) == 1:
         entries = entries * pairs
     if agent_pair and len(entries) != pairs:
@@ -215,9 +188,10 @@ def _lineup(lineup: Any, pairs: int, agent_all: Mapping[str, Any], agent_pair: M
     return ",".join(entry_text(name, params) for name, params in entries)
 
 
-def _profiles(base: Mapping[str, Any], players: int, profile_all: Mapping[str, Any],
-              profile_pair: Mapping[int, Mapping[str, Any]]) -> tuple[PlayerProfile, ...]:
-    """One profile per seat: the base profile(s), every-seat parameters, then each pair's own."""
+def _profiles(base: Mapping[str, Any], played: Game, rules: Any, profile_all: Mapping[str, Any],
+              profile_unit: Mapping[int, Mapping[str, Any]]) -> tuple[PlayerProfile, ...]:
+    """One profile per seat: the base profile(s), every-seat parameters, then each side's own."""
+    players = played.seats(rules)
     common = PlayerProfile.from_mapping(base.get("profile", {}), "base.profile")
     given = base.get("profiles")
     if given is None:
@@ -229,7 +203,7 @@ def _profiles(base: Mapping[str, Any], players: int, profile_all: Mapping[str, A
                                        for i, p in enumerate(given)], players))
     if profile_all:
         seats = [profile.with_params(profile_all, "axes.profile") for profile in seats]
-    for pair, values in profile_pair.items():
-        for seat in pair_seats(players, pair):
-            seats[seat] = seats[seat].with_params(values, f"axes.pair{pair}.profile")
+    for side, values in profile_unit.items():
+        for seat in played.side_seats(rules, side):
+            seats[seat] = seats[seat].with_params(values, f"axes.{played.unit}{side}.profile")
     return tuple(seats)

@@ -13,15 +13,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from kemps_sim.engine import EngineConfig
 from kemps_sim.engine.match import resolve_profiles
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import game as game_record
 from kemps_sim.lineup import make_factory, parse_entry, resolve_lineup, split_lineup
-from kemps_sim.presets import load_rules
 from kemps_sim.profiles import PlayerProfile
 from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep.cells import plan_cell
@@ -29,9 +28,6 @@ from kemps_sim.sweep.design import Axis, Cell, SweepSpec, design_cells
 
 #: At most this many cell problems are listed; the rest are counted.
 MAX_CELL_PROBLEMS = 12
-#: The defaults that stand in for a broken base field, by game.
-DEFAULT_RULES = {"kemps": "standard", "krepet": "wikibooks"}
-DEFAULT_LINEUP = {"kemps": "collector", "krepet": "greedy"}
 _KNOB = re.compile(r"^rules\.(\w+) = ")
 _UNIT_AGENT = re.compile(r"^(pair|player)\d+\.agent\.")
 _UNIT = re.compile(r"^pair(\d+)\.")
@@ -56,7 +52,7 @@ def check_base(base: Mapping[str, Any], game: str, broken: frozenset[str] = froz
     """
     check = _BaseChecker({key: value for key, value in base.items() if key not in broken}, game, set(broken))
     rules = check.rules()
-    players = 2 if game == "krepet" else rules.players
+    players = check.played.seats(rules)
     known = players if not {"rules", "players"} & check.broken else None
     check.lineup(known)
     check.profiles(known)
@@ -71,6 +67,7 @@ class _BaseChecker:
 
     def __init__(self, sound: dict[str, Any], game: str, broken: set[str]) -> None:
         self.sound, self.game, self.broken = sound, game, broken
+        self.played = game_record(game)
         self.problems: list[str] = []
 
     def fail(self, key: str, text: str) -> None:
@@ -80,15 +77,15 @@ class _BaseChecker:
     def rules(self) -> Any:
         """Check the preset (or rules file), then the knobs of ``set`` and ``players`` together, dropping each knob
         an error names until the rest load; return the rules of the sound base."""
-        load = _loader(self.game)
-        preset = self.sound.get("rules", DEFAULT_RULES[self.game])
+        load = self.played.load_rules
+        preset = self.sound.get("rules", self.played.default_rules)
         try:
             load(preset)
         except ConfigError as exc:
             self.fail("rules", _reworded(str(exc), "rules.preset = ", f"base.rules = {preset!r}: ", "base.rules = "))
-            preset = DEFAULT_RULES[self.game]
+            preset = self.played.default_rules
         knobs = dict(self.sound.get("set") or {})
-        if "players" in self.sound and self.game == "kemps":
+        if "players" in self.sound and self.played.takes_players:
             knobs["players"] = self.sound["players"]
         dropped: list[str] = []
         while True:
@@ -178,12 +175,8 @@ class _BaseChecker:
         """Check every engine setting alone (an unknown one with a suggestion), keeping the good ones."""
         if "engine" not in self.sound:
             return
-        if self.game == "krepet":
-            from kemps_sim.krepet.realtime import KrepetConfig
-
-            config, prefix, what = KrepetConfig, "krepet.", "Krepet engine setting"
-        else:
-            config, prefix, what = EngineConfig, "engine.", "engine setting"
+        played = self.played
+        config, prefix, what = played.hook("config"), played.config_prefix, played.config_word
         allowed = [f.name for f in fields(config)]
         good = {}
         for key, value in self.sound["engine"].items():
@@ -198,14 +191,6 @@ class _BaseChecker:
                 continue
             good[key] = value
         self.sound["engine"] = good
-
-
-def _loader(game: str) -> Callable[..., Any]:
-    if game == "krepet":
-        from kemps_sim.krepet.presets import load_krepet_rules
-
-        return load_krepet_rules
-    return load_rules
 
 
 def _reworded(text: str, old: str, front: str, new: str | None = None) -> str:
@@ -257,8 +242,8 @@ def check_cells(spec: SweepSpec, drawable: bool = True) -> CellCheck:
             failures.setdefault(str(exc), []).append(cell.label())
         else:
             seen.update((name, repr(value)) for name, value in cell.params)
-            krepet = spec.game == "krepet"
-            playable.append((cell, 2 if krepet else rules.pairs, None if krepet else rules.scoring))
+            played = game_record(spec.game)
+            playable.append((cell, played.sides(rules), played.scoring(rules)))
     if not failures and drawable:
         return CellCheck((), tuple(playable))
     problems: dict[tuple[str | None, str], None] = {}

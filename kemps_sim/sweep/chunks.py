@@ -9,28 +9,14 @@ lands in the same file names.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import pandas as pd
 
-from kemps_sim.engine import simulate_match
 from kemps_sim.engine.gc_pause import fewer_collections
-from kemps_sim.krepet import events as krepet_events
-from kemps_sim.krepet import records as krepet_records
-from kemps_sim.krepet.realtime import play_krepet
-from kemps_sim.records import (
-    CALLS_COLUMNS,
-    EVENT_COLUMNS,
-    FOURS_COLUMNS,
-    calls_rows,
-    events_rows,
-    fours_rows,
-    pairs_rows,
-    rounds_rows,
-)
-from kemps_sim.results import FAILED_END_REASONS, SWEEP_TABLES, EndReason, MatchResult
+from kemps_sim.games import game
+from kemps_sim.results import FAILED_END_REASONS, SWEEP_TABLES, EndReason
 from kemps_sim.sweep.cells import CellPlan
 from kemps_sim.sweep.receipts import EncodedTable, encoded
 
@@ -119,22 +105,24 @@ def chunk_tables(chunk: Chunk) -> dict[str, pd.DataFrame]:
     """Play every match of the chunk and return its tables, each row led by its cell, parameters and replicate.
 
     Each table is built once for the chunk from the rows of all its matches (plain dicts from
-    :mod:`kemps_sim.records`, or :mod:`kemps_sim.krepet.records` for a Krepet sweep), in match order. A table no
+    :class:`~kemps_sim.games.GameTables` of the cell's game), in match order. A table no
     match has rows in keeps its columns (with no rows); a table only crashed matches would have had is left out.
     An agent that misbehaves ends its match with ``end_reason`` ``agent_error``; anything else that goes wrong in
     a match is recorded as ``crashed`` with its error. Either way the chunk goes on with the next match.
     """
     plans = {plan.cell.id: plan for plan in chunk.plans}
-    game = _GAMES[chunk.plans[0].game]
-    makers = {**game.makers, **({game.events[0]: game.events[1:]} if chunk.events and game.events else {})}
+    played = game(chunk.plans[0].game)
+    play, tables_of = played.hook("play"), played.tables()
+    makers = {**tables_of.makers,
+              **({tables_of.events[0]: tables_of.events[1:]} if chunk.events and tables_of.events else {})}
     rows: dict[str, list[dict]] = {name: [] for name in ("matches", *makers)}
     first_lead: dict | None = None  # the lead of the first match that was played: it shapes an empty table
     for task in chunk.tasks:
         plan = plans[task.cell]
         lead = _lead(task, plan)
         try:
-            result = game.play(plan, task.seed)
-            row = game.row(result)
+            result = play(plan.rules, plan.lineup, plan.profiles, task.seed, config=plan.config, errors="record")
+            row = tables_of.row(result)
             made = {name: make(result) for name, (make, _) in makers.items()}
         except Exception as exc:  # a crash in one match must not lose the rest of the sweep
             rows["matches"].append({**lead, **_crashed(task, f"{type(exc).__name__}: {exc}")})
@@ -147,57 +135,12 @@ def chunk_tables(chunk: Chunk) -> dict[str, pd.DataFrame]:
     if first_lead is not None:
         for name, (_, columns) in makers.items():
             tables[name] = _frame(rows[name], first_lead, columns)
-    return {name: tables[name] for name in TABLES if name in tables}
-
-
-Maker = tuple[Callable[[Any], list[dict]], list[str] | None]
-
-
-@dataclass(frozen=True)
-class _Game:
-    """How a chunk plays one game's matches and turns each into rows: ``play(plan, seed)``, the ``matches`` row,
-    the other tables (each with the function giving one match's rows and its fixed columns; None: the rows' keys),
-    and the table ``events = true`` adds (None: none)."""
-
-    play: Callable[[CellPlan, int], Any]
-    row: Callable[[Any], dict]
-    makers: dict[str, Maker]
-    events: tuple[str, Callable[[Any], list[dict]], list[str] | None] | None
-
-
-def _play_kemps(plan: CellPlan, seed: int) -> MatchResult:
-    return simulate_match(plan.rules, plan.lineup, plan.profiles, seed, config=plan.config, errors="record")
-
-
-def _play_krepet(plan: CellPlan, seed: int) -> Any:
-    return play_krepet(plan.rules, plan.lineup, plan.profiles, seed, config=plan.config, errors="record")
-
-
-_GAMES = {
-    "kemps": _Game(_play_kemps, lambda result: _match_row(result),  # looked up when called: defined below
-                   {"pairs": (pairs_rows, None), "rounds": (rounds_rows, None), "calls": (calls_rows, CALLS_COLUMNS),
-                    "fours": (fours_rows, FOURS_COLUMNS)}, ("events", events_rows, EVENT_COLUMNS)),
-    # Krepet's tables are small (a few hundred moves a game), so every move is kept without asking; the whole
-    # trace (turns, what the watcher noticed, moves cut off, the end) is the events table, as in Kemps.
-    "krepet": _Game(_play_krepet, krepet_records.game_row,
-                    {"pairs": (krepet_records.sides_rows, None),
-                     "misses": (krepet_records.misses_rows, krepet_records.MISSES_COLUMNS),
-                     "calls": (krepet_records.calls_rows, krepet_records.CALLS_COLUMNS),
-                     "moves": (krepet_records.moves_rows, krepet_records.MOVES_COLUMNS)},
-                    ("events", krepet_events.events_rows, krepet_events.EVENT_COLUMNS)),
-}
+    return {name: tables[name] for name in (*TABLES, *(n for n in tables if n not in TABLES)) if name in tables}
 
 
 def _lead(task: Task, plan: CellPlan) -> dict:
     """The columns in front of a match's rows: the cell id, the cell's parameters and the replicate."""
     return {"cell": task.cell, **plan.cell.as_dict(), "replicate": task.replicate}
-
-
-def _match_row(result: MatchResult) -> dict:
-    """A played match's row of the ``matches`` table."""
-    return {"seed": result.seed, "end_reason": result.end_reason, "error": result.error or "",
-            "rounds": len(result.rounds), "events": result.events,
-            "duration": sum(r.end_time for r in result.rounds), "winners": ",".join(map(str, result.winners))}
 
 
 def _crashed(task: Task, error: str) -> dict:

@@ -14,6 +14,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from kemps_sim.games import game as game_record
 from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep.design import Axis, Cell, CompareSpec
@@ -31,6 +32,7 @@ def parse_compare(table: Mapping[str, Any], axes: Iterable[Axis], unparsed: Iter
 
     With problems, what could be read is still returned, for :func:`compare_cell_problems` to check the rest: a
     field in error is left at a value that checks nothing (``by`` empty and ``a``, ``b`` unset: every cell)."""
+    played = game_record(game)
     question = table.get("question")
     if question is not None and (not isinstance(question, str) or not question.strip()):
         problems.append(f"compare.question = {question!r}: must be text, printed before the answer")
@@ -39,15 +41,18 @@ def parse_compare(table: Mapping[str, Any], axes: Iterable[Axis], unparsed: Iter
         problems.append(f"compare.metric = {metric!r}: unknown metric{did_you_mean(metric, COMPARE_METRICS)}; "
                         f"allowed: {', '.join(COMPARE_METRICS)}")
         metric = "win_rate"
-    elif game == "krepet" and metric != "win_rate":
-        problems.append(f"compare.metric = {metric!r}: a Krepet sweep compares its players' win_rate only")
+    elif played.compare_metrics is not None and metric not in played.compare_metrics:
+        problems.append(f"compare.metric = {metric!r}: a {played.title} sweep compares its {played.unit}s' "
+                        f"{' or '.join(played.compare_metrics)} only")
     pair = table.get("pair", 0)
     if isinstance(pair, bool) or not isinstance(pair, int) or pair < 0:
-        problems.append(f"compare.pair = {pair!r}: must be a whole number >= 0, the "
-                        f"{'player' if game == 'krepet' else 'pair'} the metric is about (numbered from 0)")
+        problems.append(f"compare.pair = {pair!r}: must be a whole number >= 0, the {played.unit} the metric is "
+                        "about (numbered from 0)")
         pair = 0
-    elif game == "krepet" and pair > 1:
-        problems.append(f"compare.pair = {pair!r}: Krepet has players 0 and 1")
+    elif played.players is not None and pair >= played.players // played.seats_per_side:
+        sides = played.players // played.seats_per_side
+        listed = "0 and 1" if sides == 2 else f"0 to {sides - 1}"
+        problems.append(f"compare.pair = {pair!r}: {played.title} has {played.unit}s {listed}")
     by, a, b = _levels(table, {axis.name: axis for axis in axes}, set(unparsed), problems)
     text = question.strip() if isinstance(question, str) and question.strip() else None
     return CompareSpec(by, a, b, metric, pair, text)
@@ -136,7 +141,7 @@ def compare_cell_problems(compare: CompareSpec, game: str,
         problems.append(f"compare.metric = {compare.metric!r}: recorded only under {rule} scoring, and cells "
                         f"compared score {', '.join(others)} (rules.scoring); allowed there: {', '.join(anywhere)}")
     fewest = min((sides for sides, _ in compared), default=None)
-    if game == "kemps" and fewest is not None and compare.pair >= fewest:
+    if game_record(game).takes_players and fewest is not None and compare.pair >= fewest:
         problems.append(f"compare.pair = {compare.pair!r}: the cells compared have {fewest} pairs, numbered 0 to "
                         f"{fewest - 1}")
     return problems

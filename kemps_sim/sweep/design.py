@@ -25,12 +25,10 @@ from typing import Any
 import numpy as np
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.presets import load_rules
+from kemps_sim.games import DEFAULT_GAME, game
 
 #: The designs a sweep may use.
 DESIGNS = ("grid", "random", "lhs", "sobol", "morris")
-#: The games a sweep can play.
-GAMES = ("kemps", "krepet")
 #: The designs of a sensitivity analysis: numeric ranges only, cells in the order of SALib's sample matrix.
 SENSITIVITY_DESIGNS = ("sobol", "morris")
 #: The designs under which common random numbers are on unless the spec says otherwise: those whose cells are
@@ -143,9 +141,9 @@ class SweepSpec:
     until_ci: float | None = None
     until_metric: str = "pair0.win_rate"
     max_matches: int | None = None
-    #: The game the sweep plays: "kemps" or "krepet" (whose matches are games of two players, each a side of
-    #: its own: the pairs table holds one row per player).
-    game: str = "kemps"
+    #: The game the sweep plays (:func:`kemps_sim.games.game`): Kemps by default, or Krepet (whose matches are
+    #: games of two players, each a side of its own: the pairs table holds one row per player), or a plugin's.
+    game: str = DEFAULT_GAME
     #: The comparison the sweep's summary answers (its ``[compare]`` table), or None; not part of the identity.
     compare: CompareSpec | None = None
 
@@ -157,17 +155,12 @@ class SweepSpec:
         return overrides
 
     def base_rules(self) -> Any:
-        """The rules of the base, before any axis is applied (:class:`~kemps_sim.krepet.rules.KrepetRules` for a
-        Krepet sweep)."""
-        if self.game == "krepet":
-            from kemps_sim.krepet.presets import load_krepet_rules
-
-            return load_krepet_rules(self.base.get("rules", "wikibooks"), **self.base_rule_overrides())
-        return load_rules(self.base.get("rules", "standard"), **self.base_rule_overrides())
+        """The rules of the base, before any axis is applied (of the sweep's game)."""
+        return game(self.game).load_rules(self.base.get("rules"), **self.base_rule_overrides())
 
     def sides(self) -> int:
         """How many sides a match has: Kemps' pairs, or Krepet's two players."""
-        return 2 if self.game == "krepet" else self.base_rules().pairs
+        return game(self.game).sides(self.base_rules())
 
     def identity(self) -> dict[str, Any]:
         """What decides the rows, with defaults filled in: everything but the name, the output folder, the chunk
@@ -182,7 +175,7 @@ class SweepSpec:
             identity["second_order"] = self.second_order
         if self.design == "morris":
             identity.update(trajectories=self.trajectories, levels=self.levels)
-        if self.game != "kemps":  # absent from a Kemps sweep's identity, so older folders still resume
+        if self.game != DEFAULT_GAME:  # absent from a Kemps sweep's identity, so older folders still resume
             identity["game"] = self.game
         if self.until_ci is not None:  # absent from a plain sweep's identity, so older folders still resume
             identity.update(until_ci=self.until_ci, until_metric=self.until_metric, max_matches=self.max_matches)

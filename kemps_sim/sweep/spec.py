@@ -21,13 +21,14 @@ from pathlib import Path
 from typing import Any
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import DEFAULT_GAME, game_names
+from kemps_sim.games import game as game_record
 from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import closest, did_you_mean
 from kemps_sim.sweep.checks import check_base, check_cells, judged_axes, not_finite_problem
 from kemps_sim.sweep.comparison import compare_cell_problems, parse_compare
 from kemps_sim.sweep.design import (
     DESIGNS,
-    GAMES,
     MORRIS_LEVELS,
     PAIRED_DESIGNS,
     SENSITIVITY_DESIGNS,
@@ -45,7 +46,7 @@ __all__ = ["Axis", "CompareSpec", "Range", "SpecError", "SweepSpec", "read_spec"
 #: The keys of each table of a spec, with what each may hold.
 SWEEP_KEYS = {
     "name": "a short name for the sweep",
-    "game": "kemps (the default) or krepet, the two-player racing patience",
+    "game": "kemps (the default), krepet (the two-player racing patience) or a game a plugin registers",
     "seed": "the master seed, a whole number >= 0",
     "matches": "matches per cell, a whole number >= 1",
     "output": "the folder the results go to",
@@ -132,7 +133,7 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
     axes_data = _table(data, "axes", problems)
     _unknown_keys("sweep", sweep, problems)
     _unknown_keys("base", base, problems)
-    if "game" not in sweep and base.get("game") in GAMES:
+    if "game" not in sweep and base.get("game") in game_names():
         sweep = {**sweep, "game": base["game"]}  # reported as misplaced; the rest is checked for the game meant
     settings = _sweep_settings(sweep, base, default_name, problems)
     game, design = settings["game"], settings["design"]
@@ -176,12 +177,15 @@ def _sweep_settings(sweep: Mapping[str, Any], base: Mapping[str, Any], default_n
     """The fields of [sweep], parsed (each problem filed; a field with a problem keeps its default)."""
     found: list[str] = []
     name = _typed(sweep, "sweep", "name", str, default_name, found)
-    game = _typed(sweep, "sweep", "game", str, "kemps", found)
-    if game not in GAMES:
-        found.append(f"sweep.game = {game!r}: must be {SWEEP_KEYS['game']}")
-        game = "kemps"
-    if game == "krepet" and "players" in base:
-        problems.add(BASE, f"base.players = {base['players']!r}: Krepet is a game for two; leave players out")
+    game = _typed(sweep, "sweep", "game", str, DEFAULT_GAME, found)
+    if game not in game_names():
+        found.append(f"sweep.game = {game!r}: unknown game{did_you_mean(game, game_names())}; allowed: "
+                     f"{', '.join(game_names())}")
+        game = DEFAULT_GAME
+    played = game_record(game)
+    if not played.takes_players and "players" in base:
+        problems.add(BASE, f"base.players = {base['players']!r}: {played.fixed_players_text()}; leave players "
+                           "out")
     seed = _whole(sweep, "sweep.seed", "seed", None, 0, found)
     matches = _whole(sweep, "sweep.matches", "matches", None, 1, found)
     output = _typed(sweep, "sweep", "output", str, f"results/{name}", found)

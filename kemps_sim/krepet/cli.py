@@ -1,4 +1,6 @@
-"""``kemps-sim play --game krepet``: one Krepet game on the clock, as a play-by-play, as JSON, or as its result."""
+"""Krepet on the command line: ``kemps-sim play --game krepet`` (one game on the clock, as a play-by-play, as JSON,
+or as its result) and ``kemps-sim rules --game krepet`` (the knobs of a preset with where each value comes from);
+the :class:`~kemps_sim.games.Game` record points here."""
 
 from __future__ import annotations
 
@@ -9,14 +11,14 @@ import sys
 from typing import Any
 
 from kemps_sim.cards import card_name
-from kemps_sim.cli.rules import parse_overrides
+from kemps_sim.cli.rules import parse_overrides, value_text
 from kemps_sim.cli.seed import match_seed, say_seed
 from kemps_sim.errors import ConfigError
 
 DEFAULT_LINEUP = "greedy"
 
 
-def run_krepet(args: argparse.Namespace) -> int:
+def run_play(args: argparse.Namespace) -> int:
     """Play the game and print it; options that only mean something in Kemps are refused in one line."""
     from kemps_sim.krepet.narrate import narrate, summary_lines
     from kemps_sim.krepet.presets import load_krepet_rules, rules_source
@@ -65,3 +67,35 @@ def as_json(result: Any) -> dict[str, Any]:
             "reason": result.reason, "winner": result.winner, "cards_left": list(result.cards_left),
             "moves": result.moves, "turns": result.turns, "duration": result.duration, "error": result.error,
             "summary": result.summary(), "events": events}
+
+
+def run_rules(args: argparse.Namespace) -> int:
+    """The Krepet knobs of a preset (or a TOML file of knobs naming a ``preset``), with where each value comes from:
+    the source's words, or the reading taken where it is silent or ambiguous."""
+    from kemps_sim.krepet.presets import PRESETS as KREPET_PRESETS
+    from kemps_sim.krepet.presets import get_preset, load_krepet_rules, rules_source
+
+    if args.list:
+        for preset in KREPET_PRESETS.values():
+            print(f"{preset.name:<14} {preset.source}  {preset.title}")
+        return 0
+    if args.players is not None:
+        raise ConfigError(f"--players {args.players}: Krepet is a game for two")
+    spec = rules_source(args.spec)
+    rules = load_krepet_rules(spec, **parse_overrides(args.overrides))
+    preset = get_preset(spec.get("preset", "wikibooks") if isinstance(spec, dict) else spec or "wikibooks")
+    given = {**(spec if isinstance(spec, dict) else {}), **parse_overrides(args.overrides)}
+    origins = {k: "set here" if k in given else preset.origin(k) if k in preset.knobs else "default"
+               for k in rules.as_dict()}
+    if args.json:
+        print(json.dumps({"preset": preset.name, "rules": rules.as_dict(), "origins": origins}, indent=2,
+                         ensure_ascii=False))
+        return 0
+    print(f"Krepet rules from preset {preset.name} (source {preset.source}: {preset.title})")
+    print("Quoted words are the source's own, with an English gloss in parentheses; \"reading:\" marks a value read "
+          "where the source is silent or ambiguous.\n")
+    width = max(map(len, rules.as_dict()))
+    for knob, value in rules.as_dict().items():
+        shown = " / ".join(map(str, value)) if isinstance(value, tuple) else value_text(value)
+        print(f"  {knob:<{width}}  {shown:<14} {origins[knob]}")
+    return 0

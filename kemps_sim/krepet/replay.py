@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from kemps_sim.cards import card_name
+from kemps_sim.errors import ConfigError
 from kemps_sim.krepet.narrate import describe
 from kemps_sim.krepet.result import KrepetResult
 from kemps_sim.krepet.retrace import positions
@@ -24,6 +25,16 @@ CARDS = 104
 #: A player's own piles as the page labels them (the trace's pile kinds: discard is the Ablage).
 PILE_WORDS = {"hand": "hand", "discard": "Ablage", "side": "side stack", "talon": "talon"}
 _PILE = re.compile(r"\b(T|F|hand|discard|side|talon)(\d+)\b")
+
+
+def page_parts(result: KrepetResult, seat: int | None = None) -> tuple[dict[str, Any], str, str]:
+    """What the replay page of a Krepet game shows (the record's ``replay``): its data, its legend and its title.
+    A Krepet game is played open, so no page shows one player's view alone."""
+    if seat is not None:
+        raise ConfigError(f"replay: seat {seat!r}: a Krepet game is played open, so it has no one player's "
+                          "view; leave the seat out")
+    title = f"kemps-sim replay: Krepet, seed {result.seed}, {result.names[0]} against {result.names[1]}"
+    return krepet_replay_data(result), "legend_krepet.html", title
 
 
 def krepet_replay_data(result: KrepetResult) -> dict[str, Any]:
