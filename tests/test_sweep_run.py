@@ -92,19 +92,19 @@ def test_a_whole_number_keeps_its_cell_when_a_fraction_joins_the_axis(tmp_path):
 
 
 def test_tables_have_one_dtype_whatever_the_chunking(tmp_path, monkeypatch):
-    import kemps_sim.sweep.chunks as chunks
+    import kemps_sim.engine.match as engine  # the Kemps record's play
     from kemps_sim.sweep import plan_tasks
 
     spec = quick_spec(tmp_path / "one", matches=3, events=True, common_random_numbers=False)
     doomed = plan_tasks(spec)[0][4].seed
-    real = chunks.simulate_match
+    real = engine.simulate_match
 
     def flaky(rules, lineup, profiles, seed, **kwargs):
         if seed == doomed:
             raise RuntimeError("simulated engine fault")
         return real(rules, lineup, profiles, seed, **kwargs)
 
-    monkeypatch.setattr(chunks, "simulate_match", flaky)
+    monkeypatch.setattr(engine, "simulate_match", flaky)
     run_sweep(spec, chunk=1, workers=1, progress=False)
     run_sweep(spec, output=tmp_path / "all", chunk=100, workers=1, progress=False)
     one, whole = all_tables(tmp_path / "one"), all_tables(tmp_path / "all")
@@ -121,9 +121,9 @@ def test_same_spec_resumes_and_runs_nothing_twice(tmp_path):
 
 
 def test_a_crashed_match_is_recorded_and_the_sweep_goes_on(tmp_path, monkeypatch):
-    import kemps_sim.sweep.chunks as chunks
+    import kemps_sim.engine.match as engine  # the Kemps record's play
 
-    real = chunks.simulate_match
+    real = engine.simulate_match
     victim = quick_spec(tmp_path / "x", matches=4, common_random_numbers=False)  # one seed, one match
     from kemps_sim.sweep import plan_tasks
 
@@ -134,7 +134,7 @@ def test_a_crashed_match_is_recorded_and_the_sweep_goes_on(tmp_path, monkeypatch
             raise RuntimeError("simulated engine fault")
         return real(rules, lineup, profiles, seed, **kwargs)
 
-    monkeypatch.setattr(chunks, "simulate_match", flaky)
+    monkeypatch.setattr(engine, "simulate_match", flaky)
     run = run_sweep(victim, workers=1, progress=False)
     assert (run.ran, run.failures) == (16, 1)
     results = load_results(tmp_path / "x")

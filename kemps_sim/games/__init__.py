@@ -132,6 +132,7 @@ class Game:
         return self.hook("load_rules")(self.default_rules if source is None else source, **knobs)
 
     def tables(self) -> GameTables:
+        """The rows one match of the game writes (its ``tables`` hook)."""
         return self.hook("tables")
 
     # Seats and sides --------------------------------------------------------------------------------------------
