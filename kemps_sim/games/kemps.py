@@ -1,31 +1,13 @@
 """Kemps as a :class:`~kemps_sim.games.Game`: the record that the sweeps, the command line and the reports ask.
 
 Kemps is the core game, so its parts live across the library (rules and presets, the engine, the records); this
-record points at them and holds the tables a sweep writes of each match.
+record points at them, and :mod:`kemps_sim.games.kemps_tables` holds the tables a sweep writes of each match (apart,
+so that playing one match from the command line does not load pandas with the records).
 """
 
 from __future__ import annotations
 
-from kemps_sim.games import Game, GameTables, Hooks
-from kemps_sim.records import (
-    CALLS_COLUMNS,
-    EVENT_COLUMNS,
-    FOURS_COLUMNS,
-    calls_rows,
-    events_rows,
-    fours_rows,
-    match_row,
-    pairs_rows,
-    rounds_rows,
-)
-
-#: The rows a Kemps match writes: its ``matches`` row, one row per pair, round, call and four of a kind, and (with
-#: ``events = true``) every event of the trace; every table but the events takes the cell's scoring rule.
-TABLES = GameTables(match_row,
-                    {"pairs": (pairs_rows, None), "rounds": (rounds_rows, None), "calls": (calls_rows, CALLS_COLUMNS),
-                     "fours": (fours_rows, FOURS_COLUMNS)},
-                    ("events", events_rows, EVENT_COLUMNS),
-                    scored=("matches", "pairs", "rounds", "calls", "fours"))
+from kemps_sim.games import Game, Hooks
 
 GAME = Game(
     name="kemps",
@@ -38,7 +20,7 @@ GAME = Game(
     agent_methods=("decide", "start_match", "choose_signal"),
     hooks=Hooks(load_rules="kemps_sim.presets:load_rules", presets="kemps_sim.presets:PRESETS",
                 knob_specs="kemps_sim.rules:knob_specs", config="kemps_sim.engine.config:EngineConfig",
-                play="kemps_sim.engine.match:simulate_match", tables="kemps_sim.games.kemps:TABLES",
+                play="kemps_sim.engine.match:simulate_match", tables="kemps_sim.games.kemps_tables:TABLES",
                 play_cli="kemps_sim.cli.play:run_kemps", rules_cli="kemps_sim.cli.rules:run_kemps",
                 summary="kemps_sim.stats.summary:summary_table",
                 figures="kemps_sim.plots.standard:standard_figures", replay="kemps_sim.replay.page:kemps_page"),
