@@ -251,3 +251,17 @@ def test_every_row_of_the_scored_tables_of_a_kemps_chunk_says_its_scoring_rule(t
     matches = chunk_tables(next(make_chunks(tasks, plans, 4, events=False)))["matches"]
     assert list(matches.columns).count("rules.scoring") == 1
     assert set(matches["rules.scoring"]) == {"rounds_won"}
+
+
+def test_rows_written_before_rows_recorded_their_rule_get_it_from_the_spec(tmp_path):
+    from kemps_sim.cli.folder import with_scoring
+    from kemps_sim.sweep import SweepResults, plan_cells, spec_from_mapping
+
+    data = quick_data(tmp_path / "x", matches=1)
+    cells = [plan.cell.id for plan in plan_cells(spec_from_mapping(data))]
+    old = {"matches": pd.DataFrame({"cell": cells}), "pairs": pd.DataFrame({"cell": cells, "pair": 0})}
+    resumed = {name: table.assign(**{"rules.scoring": ["rounds_won", *[None] * (len(cells) - 1)]})
+               for name, table in old.items()}
+    for tables in (old, resumed):
+        filled = with_scoring(SweepResults(tmp_path, tables, (), {"spec": data}))
+        assert all(list(table["rules.scoring"]) == ["rounds_won"] * len(cells) for table in filled.values())
