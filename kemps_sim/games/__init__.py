@@ -133,6 +133,8 @@ class Game:
         return self.hook("load_rules")(self.default_rules if source is None else source, **knobs)
 
     def tables(self) -> GameTables:
+        """The rows a match of the game writes (its :class:`GameTables`, whose ``scored`` tables record
+        ``rules.scoring``)."""
         return self.hook("tables")
 
     # Seats and sides --------------------------------------------------------------------------------------------
