@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from kemps_sim.metrics import names as metric_names
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome, Standings
 from kemps_sim.trace import TraceEvent
@@ -39,11 +40,12 @@ class Fate(StrEnum):
 
 #: The fates in the order the statistics report them.
 FATES = tuple(fate.value for fate in Fate)
-#: The shares ``kemps_sim.stats.call_accuracy`` reports, in its output order (named here, below pandas, so that
-#: command-line help can list them without loading the statistics).
-ACCURACY_METRICS = ("kemps_precision", "stop_precision", *(f"conversion_{fate}" for fate in FATES))
-#: The metrics ``kemps_sim.stats.compare`` tests, in the order its error message lists them (``stats.METRICS``).
-COMPARE_METRICS = ("win_rate", *ACCURACY_METRICS, "four_to_call_median", "letters", "points", "rounds_won")
+#: The shares ``kemps_sim.stats.call_accuracy`` reports, in its output order: the metric registry's
+#: ``accuracy`` role (:mod:`kemps_sim.metrics`, standard library only, so command-line help lists them cheaply).
+ACCURACY_METRICS = metric_names(role="accuracy")
+#: The metrics ``kemps_sim.stats.compare`` tests, in the order its error message lists them (``stats.METRICS``):
+#: the registry's ``compare`` role.
+COMPARE_METRICS = metric_names(role="compare")
 #: The tables made from every match (see :mod:`kemps_sim.records`), in the order they are written.
 MATCH_TABLES = ("pairs", "rounds", "calls", "fours")
 #: Every table a sweep stores: the match tables, the optional events table and one row per match.

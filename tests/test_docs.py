@@ -249,3 +249,16 @@ def test_no_code_is_hidden_under_the_copy_button_or_off_the_block(site, browser,
         browser.get(page.as_uri())
         hidden.update({f"{page.relative_to(site).parent}/ {item}": 1 for item in browser.execute_script(HIDDEN_CODE)})
     assert list(hidden) == []
+
+
+def test_the_metric_tables_of_the_statistics_page_are_the_registrys():
+    """docs/statistics.md holds the metric tables as the registry writes them, and so names every metric with its
+    description (regenerate with ``kemps_sim.metrics.docs.metric_tables()`` after changing a metric)."""
+    from kemps_sim.metrics import every
+    from kemps_sim.metrics.docs import BEGIN, END, metric_tables
+
+    page = (ROOT / "docs" / "statistics.md").read_text()
+    assert page.count(BEGIN) == 1 and page.count(END) == 1
+    assert page[page.index(BEGIN):page.index(END) + len(END)] == metric_tables()
+    for metric in every():
+        assert f"| {metric.description} |" in page and (metric.column or metric.name) in page, metric.name

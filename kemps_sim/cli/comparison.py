@@ -13,14 +13,16 @@ from typing import TYPE_CHECKING, Any
 from kemps_sim.cli.folder import game_of, grouping, with_scoring
 from kemps_sim.errors import ConfigError
 from kemps_sim.games import game
+from kemps_sim.metrics import every, get
 
 if TYPE_CHECKING:
     import pandas as pd
 
     from kemps_sim.sweep import SweepResults
 
-#: The metrics read from the pairs table (one row per pair, or per player of a Krepet game, and match).
-PAIR_METRICS = ("win_rate", "letters", "points", "rounds_won")
+#: The metrics about one side, read from the pairs table (one row per pair, or per player of a Krepet game, and
+#: match): the registry's compare metrics with ``per_side``.
+PAIR_METRICS = tuple(metric.name for metric in every(role="compare") if metric.per_side)
 
 
 def compare_text(results: SweepResults, by: str | None, metric: str, first: str, second: str, pair: int = 0,
@@ -113,8 +115,7 @@ def spec_question(manifest: Mapping[str, Any]) -> Any | None:
 def tables_for(metric: str) -> tuple[str, ...]:
     """The tables :func:`kemps_sim.stats.compare` reads for ``metric``: the matches (for pairing the groups), the
     pairs (for the agents' names) and the metric's own table."""
-    own = "pairs" if metric in PAIR_METRICS else "fours" if metric.startswith("conversion_") else "calls"
-    return tuple(dict.fromkeys(("matches", "pairs", own)))
+    return tuple(dict.fromkeys(("matches", "pairs", *get(metric).tables)))
 
 
 def check_column(results: SweepResults, column: str, where: str) -> None:

@@ -27,21 +27,30 @@ def game_of(manifest: Mapping[str, Any]) -> str:
 def with_scoring(results: SweepResults) -> dict[str, pd.DataFrame]:
     """The results' tables, each with the scoring rule of its row's cell in a ``rules.scoring`` column.
 
-    The rule is read from the sweep's spec (every cell planned again), so that a metric the rule does not score is
-    refused and the summary shows the rule's own score. A table that already has the column (a swept
-    ``rules.scoring`` axis) is left as it is, and a spec that cannot be planned any more leaves the statistics to
-    tell the rule from the scores themselves.
+    A sweep writes the rule on every row of its game's scored tables (see :func:`kemps_sim.sweep.chunks.chunk_tables`),
+    and so does a swept ``rules.scoring`` axis: such tables are left as they are. For a folder written before rows
+    recorded their rule, the rule is read from the sweep's spec (every cell planned again), so that a metric the rule
+    does not score is refused and the summary shows the rule's own score; rows of such older chunks in a folder
+    resumed since get theirs the same way. A spec that cannot be planned any more leaves the statistics to tell the
+    rule from the scores themselves (see :mod:`kemps_sim.stats._scoring`).
     """
     from kemps_sim.stats import SCORING_COLUMN
 
     tables = dict(results.tables)
-    if any(SCORING_COLUMN in table.columns for table in tables.values()):
+    labelled = [table for table in tables.values() if SCORING_COLUMN in table.columns]
+    if labelled and not any(table[SCORING_COLUMN].isna().any() for table in labelled):
         return tables
     rules = cell_scorings(results.manifest)
     if not rules:
         return tables
-    return {name: table.assign(**{SCORING_COLUMN: table["cell"].map(rules)})
+    return {name: table.assign(**{SCORING_COLUMN: _filled(table, SCORING_COLUMN, rules)})
             if name in SCORED_TABLES and "cell" in table.columns else table for name, table in tables.items()}
+
+
+def _filled(table: pd.DataFrame, column: str, rules: Mapping[str, str]) -> pd.Series:
+    """The table's ``column``, its missing values (or the whole column, if it has none) from each row's cell."""
+    from_cells = table["cell"].map(rules)
+    return table[column].fillna(from_cells) if column in table.columns else from_cells
 
 
 def cell_scorings(manifest: Mapping[str, Any]) -> dict[str, str]:

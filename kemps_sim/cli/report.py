@@ -17,6 +17,8 @@ from kemps_sim.cli.comparison import compare_text, print_answer, spec_question
 from kemps_sim.cli.folder import cell_scorings, check_by, game_of, grouping, with_scoring
 from kemps_sim.errors import ConfigError
 from kemps_sim.games import Game, game
+from kemps_sim.metrics import names as metric_names
+from kemps_sim.metrics import scored_only_under
 from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import did_you_mean
 
@@ -44,8 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="test the difference between two groups (values of the --by column); paired replicate by "
                         "replicate when both played the same seeds (common random numbers)")
     p.add_argument("--metric", default="win_rate",
-                   help=f"the metric --compare tests (default win_rate): {', '.join(COMPARE_METRICS)} (letters and "
-                        "points only under their scoring rule)")
+                   help=f"the metric --compare tests (default win_rate): {', '.join(COMPARE_METRICS)} "
+                        f"({' and '.join(scored_only_under())} only under their scoring rule)")
     p.add_argument("--pair", type=int, default=0, metavar="N",
                    help="the pair whose win rate or score --compare tests (default 0)")
     p.add_argument("--confidence", type=float, default=0.95, metavar="LEVEL",
@@ -82,9 +84,9 @@ def run(args: argparse.Namespace) -> int:
     whole = bool(args.compare or args.sensitivity or args.plots)  # these need the rows; the summary alone does not
     results = load_folder(args.folder, skip_damaged=args.skip_damaged, tables=whole)
     played = game(game_of(results.manifest))
-    if args.compare and played.compare_metrics is not None and args.metric not in played.compare_metrics:
+    if args.compare and args.metric not in (allowed := metric_names(played.name, "compare")):
         raise ConfigError(f"--metric {args.metric}: a {played.title} sweep's groups are compared on "
-                          f"{' or '.join(played.compare_metrics)} ({played.unit} --pair N's); the other "
+                          f"{' or '.join(allowed)} ({played.unit} --pair N's); the other "
                           f"{played.title} figures are in its summary table")
     tables = comparison = indices = None
     if whole:

@@ -82,8 +82,9 @@ class Game:
     ``rules.players``); ``seats_per_side`` how many seats a side holds. ``default_rules`` and ``default_lineup``
     stand in where a spec or a command gives none; ``example_entry`` (agent, parameter) shows a lineup entry in
     errors; ``agent_methods`` are what an agent of the game must have; ``count_word`` what the report counts
-    (``matches``, ``games``); ``compare_metrics`` the metrics a ``[compare]`` or ``--until-ci`` may name (None:
-    every metric); ``scored`` whether its rules have a scoring rule (``rules.scoring``); ``config_word`` what an
+    (``matches``, ``games``); ``compare_metrics`` the metrics a ``[compare]`` or ``--until-ci`` of a game that no
+    metric of :mod:`kemps_sim.metrics` names may name (None: every metric; the built-in games' metrics are the
+    registry's); ``scored`` whether its rules have a scoring rule (``rules.scoring``); ``config_word`` what an
     engine setting is called in errors and ``config_prefix`` how the settings' own errors name them;
     ``streamed`` whether ``kemps-sim report`` streams its summary chunk by chunk (Kemps), else it loads
     ``summary_tables`` and calls the ``summary`` hook, printing the ``legend`` hook's text beside it."""
@@ -132,7 +133,8 @@ class Game:
         return self.hook("load_rules")(self.default_rules if source is None else source, **knobs)
 
     def tables(self) -> GameTables:
-        """The rows one match of the game writes (its ``tables`` hook)."""
+        """The rows a match of the game writes (its :class:`GameTables`, whose ``scored`` tables record
+        ``rules.scoring``)."""
         return self.hook("tables")
 
     # Seats and sides --------------------------------------------------------------------------------------------

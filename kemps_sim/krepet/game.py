@@ -38,7 +38,6 @@ GAME = Game(
     players=2,
     seats_per_side=1,
     count_word="games",
-    compare_metrics=("win_rate",),
     summary_tables=("matches", "pairs", "misses", "calls"),  # its moves table is not needed
     config_word="Krepet engine setting",
     config_prefix="krepet.",

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.metrics import get
 from kemps_sim.plots import style
 from kemps_sim.plots.labels import METRIC_LABELS, METRICS
 
@@ -147,11 +148,20 @@ def accuracy_size(variants: int) -> tuple[float, float]:
     return (max(9.0, 5.0 + 1.1 * variants), 4.8)
 
 
+def _kind(metric: str) -> str:
+    """What a metric's share is of: its table in the metric registry (calls for precisions, fours for
+    conversions), or, for a metric the registry does not know, the end of its name."""
+    try:
+        return get(metric).tables[0]
+    except ConfigError:
+        return "calls" if metric.endswith("_precision") else "fours"
+
+
 def _offsets(metrics: list[str]) -> list[float]:
     """Bar centres within a cluster: precisions, a gap, then conversions, the whole cluster centred on 0."""
     positions, x, previous = [], 0.0, None
     for metric in metrics:
-        kind = "precision" if metric.endswith("_precision") else "conversion"
+        kind = _kind(metric)
         if previous is not None:
             x += _WIDTH + (0.06 if kind != previous else 0.0)
         positions.append(x)

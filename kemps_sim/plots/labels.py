@@ -10,18 +10,15 @@ from typing import Any
 
 import numpy as np
 
-#: The call-accuracy metrics of ``kemps_sim.stats.call_accuracy``, in the order they are drawn.
-METRICS: tuple[str, ...] = ("kemps_precision", "stop_precision", "conversion_kemps", "conversion_stolen",
-                            "conversion_uncalled", "conversion_broken")
-#: How each metric reads in a legend: precision is per call, conversion per four of a kind collected.
-METRIC_LABELS: dict[str, str] = {
-    "kemps_precision": "Kemps calls that were right",
-    "stop_precision": "Stop Kemps calls that were right",
-    "conversion_kemps": "fours called Kemps by the partner",
-    "conversion_stolen": "fours stolen by a Stop Kemps",
-    "conversion_uncalled": "fours left uncalled",
-    "conversion_broken": "fours broken before any call",
-}
+from kemps_sim.metrics import every
+from kemps_sim.metrics import names as metric_names
+
+#: The call-accuracy metrics of ``kemps_sim.stats.call_accuracy``, in the order they are drawn (the metric
+#: registry's ``accuracy`` role).
+METRICS: tuple[str, ...] = metric_names(role="accuracy")
+#: How each metric reads in a legend: precision is per call, conversion per four of a kind collected (each
+#: metric's caption in the registry).
+METRIC_LABELS: dict[str, str] = {metric.name: metric.figure_caption for metric in every(role="accuracy")}
 #: The spoken call of each ``CallHeard.call`` code.
 CALL_WORDS: dict[str, str] = {"kemps": "Kemps!", "stop_kemps": "Stop Kemps!", "double_kemps": "Double Kemps!"}
 

@@ -6,9 +6,12 @@ A summary column or a comparison of letters under rounds-won scoring would repor
 the statistics ask each group's rule first.
 
 The rule comes, in this order, from the ``scoring`` argument of a statistic; from a ``rules.scoring`` column
-(there when it is a swept axis, and added by ``kemps-sim report`` from the sweep's spec otherwise); or, failing
-both, from the pairs table itself: letters handed out mean letters scoring, points mean points scoring, rounds won
-with neither mean rounds-won scoring, and a group in which nothing was scored at all stays unknown (None).
+(written on every row of a Kemps sweep's tables by the sweep itself, from each cell's rules; in a folder written
+before rows recorded it, there when it is a swept axis, and added by ``kemps-sim report`` from the sweep's spec
+otherwise); or, failing both, from the pairs table itself: letters handed out mean letters scoring, points mean
+points scoring, rounds won with neither mean rounds-won scoring, and a group in which nothing was scored at all
+stays unknown (None). That inference is kept only for folders whose rows do not say their rule (written before
+they did, and whose spec can no longer be planned): it misreads a group whose real score stayed 0 throughout.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections.abc import Mapping, Sequence
 import pandas as pd
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.metrics import score_metrics
 from kemps_sim.rules import Scoring
 from kemps_sim.stats._groups import Key, group_keys, is_blank, split
 
@@ -28,8 +32,8 @@ SCORING_COLUMN = "rules.scoring"
 SCORING_RULES: tuple[str, ...] = typing.get_args(Scoring)
 #: A group whose rows play under more than one scoring rule.
 MIXED = "mixed"
-#: The pairs table's column holding the score of each rule.
-SCORE_OF = {"letters": "letters", "points": "points", "rounds_won": "rounds_won"}
+#: The pairs table's column holding the score of each rule (the metric that is the rule's score, in the registry).
+SCORE_OF = {rule: metric.name for rule, metric in score_metrics().items()}
 
 
 def check_scoring(scoring: str | None) -> str | None:
@@ -68,8 +72,8 @@ def group_scorings(tables: Mapping[str, pd.DataFrame], by: Sequence[str],
 
 
 def _inferred(rows: pd.DataFrame) -> str | None:
-    for rule in ("letters", "points", "rounds_won"):
-        column = SCORE_OF[rule]
+    """The rule a group's scores tell, for old folders whose rows do not record it (see the module text)."""
+    for rule, column in SCORE_OF.items():
         if column in rows.columns and (pd.to_numeric(rows[column], errors="coerce").fillna(0) > 0).any():
             return rule
     return None

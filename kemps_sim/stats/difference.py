@@ -23,18 +23,18 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 import pandas as pd
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.results import FATES
 from kemps_sim.stats._clusters import (
     unpaired_ratio_difference,
     with_matches,
 )
+from kemps_sim.stats._compared import METRICS, _Metric, _metrics, metrics_under
 from kemps_sim.stats._difference_tests import (
     match_totals,
     median_by_matches,
@@ -44,11 +44,10 @@ from kemps_sim.stats._difference_tests import (
     welch,
 )
 from kemps_sim.stats._dual import alpha_of
-from kemps_sim.stats._groups import Key, as_by, check_confidence, group_keys, is_blank, key_of, require, split, truthy
+from kemps_sim.stats._groups import Key, as_by, check_confidence, group_keys, is_blank, key_of, require, split
 from kemps_sim.stats._intervals import NAN
 from kemps_sim.stats._pairing import paired_fields, pairing
 from kemps_sim.stats._scoring import MIXED, SCORING_COLUMN, group_scorings
-from kemps_sim.stats.rates import KEMPS_CALLS
 from kemps_sim.suggest import did_you_mean
 
 #: Stands for a space that wrapping must not break at, until the text is wrapped.
@@ -121,58 +120,6 @@ class Comparison:
     def to_frame(self) -> pd.DataFrame:
         """The comparison as a one-row DataFrame, columns in field order."""
         return pd.DataFrame([asdict(self)])
-
-
-class _Metric(NamedTuple):
-    """What a metric reads: its table and columns, which rows count and the value of each, how the rows make one
-    estimate, and the scoring rule it needs (None: any)."""
-
-    table: str
-    kind: str  # "match_share" (one 0/1 per match), "share" (0/1 rows clustered in matches), "mean", "median"
-    select: Callable[[pd.DataFrame], pd.Series]
-    value: Callable[[pd.DataFrame], pd.Series]
-    columns: tuple[str, ...]
-    unit: str
-    scoring: str | None = None
-
-
-def _right(rows: pd.DataFrame) -> pd.Series:
-    return truthy(rows["right"])
-
-
-def _metrics(pair: int) -> dict[str, _Metric]:
-    """The metrics ``compare`` knows, for pair ``pair`` where a metric is about one pair."""
-    of_pair = (lambda rows: rows["pair"] == pair)  # noqa: E731
-    metrics = {
-        "win_rate": _Metric("pairs", "match_share", of_pair, lambda rows: truthy(rows["won"]), ("pair", "won"),
-                            "matches"),
-        "kemps_precision": _Metric("calls", "share", lambda rows: rows["call"].isin(KEMPS_CALLS), _right,
-                                   ("call", "right"), "Kemps calls"),
-        "stop_precision": _Metric("calls", "share", lambda rows: rows["call"] == "stop_kemps", _right,
-                                  ("call", "right"), "Stop Kemps calls"),
-    }
-    for fate in FATES:
-        metrics[f"conversion_{fate}"] = _Metric(
-            "fours", "share", lambda rows: pd.Series(True, index=rows.index),
-            lambda rows, fate=fate: rows["fate"].astype(str) == fate, ("fate",), "fours of a kind")
-    metrics["four_to_call_median"] = _Metric(
-        "calls", "median",
-        lambda rows: rows["call"].isin(KEMPS_CALLS) & truthy(rows["right"]) & rows["four_to_call"].notna(),
-        lambda rows: rows["four_to_call"], ("call", "right", "four_to_call"), "right Kemps calls")
-    for score, rule in (("letters", "letters"), ("points", "points"), ("rounds_won", None)):
-        metrics[score] = _Metric("pairs", "mean", of_pair, lambda rows, score=score: rows[score],
-                                 ("pair", score), "matches", rule)
-    return metrics
-
-
-#: The metrics ``compare`` knows, in the order its error message lists them.
-METRICS = tuple(_metrics(0))
-
-
-def metrics_under(scoring: str | None) -> tuple[str, ...]:
-    """The metrics that exist under a scoring rule (all of them when the rule is unknown)."""
-    return tuple(name for name, spec in _metrics(0).items()
-                 if scoring is None or spec.scoring is None or spec.scoring == scoring)
 
 
 def compare(tables: Mapping[str, pd.DataFrame], metric: str, a: Any, b: Any, by: str | Sequence[str] = "cell",

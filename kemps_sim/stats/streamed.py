@@ -18,9 +18,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from kemps_sim.metrics import estimator, every
 from kemps_sim.results import FATES
 from kemps_sim.stats._groups import Key, as_by, check_confidence, group_keys, key_of, split, truthy
-from kemps_sim.stats._intervals import wilson
 from kemps_sim.stats._scoring import MIXED, SCORE_OF, SCORING_COLUMN
 from kemps_sim.stats.rates import KEMPS_CALLS
 from kemps_sim.stats.standings import SCORE_MEASURES
@@ -28,9 +28,22 @@ from kemps_sim.stats.summary import _CALL_COUNTS, FAILURES, SummaryParts, assemb
 
 #: How many chunks' distinct groups are kept before they are merged into one frame.
 _COMPACT = 64
-#: The columns each table must give :meth:`StreamedSummary.add`, besides the ``by`` columns.
-COLUMNS = {"matches": ("cell", "end_reason"), "pairs": ("pair", "agents", "won", "rounds", *SCORE_MEASURES),
-           "calls": ("call", "right", "four_to_call"), "fours": ("fate",)}
+#: What the streamed summary reads besides its metrics' columns: each match's cell (for its scoring rule) and each
+#: pair's agents (printed under the table).
+_EXTRA = {"matches": ("cell",), "pairs": ("agents",)}
+#: The columns each table must give :meth:`StreamedSummary.add`, besides the ``by`` columns: those the registry's
+#: summary metrics read (:mod:`kemps_sim.metrics`), and :data:`_EXTRA`.
+def _columns() -> dict[str, tuple[str, ...]]:
+    found: dict[str, tuple[str, ...]] = {}
+    for metric in every("kemps", "summary"):
+        table = metric.tables[0]
+        found[table] = tuple(dict.fromkeys((*_EXTRA.get(table, ()), *found.get(table, ()), *metric.columns)))
+    return found
+
+
+COLUMNS = _columns()
+#: The estimator of the win rates (a Wilson interval on matches won of matches played).
+_WINS = estimator("win_rate")
 
 
 class StreamedSummary:
@@ -114,8 +127,8 @@ class StreamedSummary:
             tally[0] += int(truthy(rows["won"]).sum())
             tally[1] += len(rows)
         for key, rows in split(pairs, by).items():
-            for rule in ("letters", "points", "rounds_won"):
-                if (pd.to_numeric(rows[SCORE_OF[rule]], errors="coerce").fillna(0) > 0).any():
+            for rule, column in SCORE_OF.items():
+                if (pd.to_numeric(rows[column], errors="coerce").fillna(0) > 0).any():
                     self._scored[key].add(rule)
         for key, games in split(pairs[pairs["pair"] == 0], by).items():
             self._rounds[key][0] += int(games["rounds"].sum())
@@ -135,7 +148,7 @@ class StreamedSummary:
         keys = group_keys(by, *(_settled(frames) for frames in self._keys.values() if frames))
         wins = {}
         for (key, pair), (won, played) in self._wins.items():
-            estimate = wilson(won, played, confidence)
+            estimate = _WINS(won, played, confidence)
             wins[(key_of(key), pair)] = {"value": estimate.value, "ci_low": estimate.ci_low,
                                          "ci_high": estimate.ci_high}
         accuracy: dict[tuple[Key, Any], float] = {}
@@ -160,12 +173,13 @@ class StreamedSummary:
         return assemble(parts, by, confidence)
 
     def _rule(self, key: Key) -> str | None:
-        """The group's scoring rule: as the rows label it, else as its scores tell (see ``group_scorings``)."""
+        """The group's scoring rule: as the rows label it (every row of a folder written since rows record it), else
+        as the cells' rules say, else, in an older folder, as its scores tell (see ``group_scorings``)."""
         if self._labelled or self.scorings:
             rules = sorted(self._rules.get(key, ()))
             return None if not rules else rules[0] if len(rules) == 1 else MIXED
         scored = self._scored.get(key, set())
-        return next((rule for rule in ("letters", "points", "rounds_won") if rule in scored), None)
+        return next((rule for rule in SCORE_OF if rule in scored), None)
 
 
 def _share(successes: int, trials: int) -> float:

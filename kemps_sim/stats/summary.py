@@ -13,46 +13,43 @@ import numpy as np
 import pandas as pd
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.metrics import GROUP_LABELS, Metric, estimator, every, get, legend_text, score_metrics
 from kemps_sim.results import FAILED_END_REASONS
 from kemps_sim.stats._groups import Key, as_by, check_confidence, group_fields, group_keys, key_of, require, split
-from kemps_sim.stats._scoring import SCORE_OF, SCORING_RULES, group_scorings
+from kemps_sim.stats._scoring import SCORE_OF, group_scorings
 from kemps_sim.stats.rates import KEMPS_CALLS, call_accuracy, win_rates
 from kemps_sim.stats.standings import scores
 from kemps_sim.stats.timing import call_timings
 
 #: ``end_reason`` values of the matches table that count as failures: the match did not finish on its own terms.
 FAILURES = FAILED_END_REASONS
+#: The metrics of the summary, in column order: the metric registry's ``summary`` role (:mod:`kemps_sim.metrics`).
+SUMMARY_METRICS: tuple[Metric, ...] = every("kemps", "summary")
 #: The call-accuracy metrics the summary keeps, in column order (the names of ``call_accuracy`` and ``compare``).
-_ACCURACY = ("kemps_precision", "stop_precision", "conversion_kemps", "conversion_stolen")
+_ACCURACY = tuple(metric.name for metric in SUMMARY_METRICS if "accuracy" in metric.roles)
 #: The suffixes of an estimate's interval columns: ``X_ci_low`` and ``X_ci_high`` bound column ``X``.
 _CI = ("_ci_low", "_ci_high")
 _SHARE = re.compile(r"(win_rate|precision|conversion|_share)")
 #: How many calls of each outcome: right and wrong Kemps (Double Kemps included), right and wrong Stop Kemps.
-_CALL_COUNTS = ("kemps_right_calls", "kemps_wrong_calls", "stop_right_calls", "stop_wrong_calls")
+_CALL_COUNTS = tuple(metric.column for metric in SUMMARY_METRICS if metric.group == "calls")
 #: The printed table shows the four counts as one column, ``right/wrong Kemps / right/wrong Stop Kemps``.
-CALLS_HEADER = "K+/K-/S+/S-"
+CALLS_HEADER = GROUP_LABELS["calls"]
 #: How wide the printed summary may be: a terminal of 100 columns.
 WIDTH = 100
 #: The printed labels of the summary columns whose names are too wide to print (the CSV keeps the names).
-LABELS = {"rounds_per_match": "rounds", "kemps_precision": "K_prec", "stop_precision": "S_prec",
-          "conversion_kemps": "conv_K", "conversion_stolen": "stolen", "four_to_call_median": "t_call",
-          "pair0_letters": "p0_letters", "pair0_points": "p0_points", "pair0_rounds_won": "p0_rounds_won"}
-#: What the printed columns mean, for :func:`summary_legend` (pairN_win_rate is explained for every N there).
-_EXPLAINED = (
-    (("matches",), "matches played"),
-    (("failures",), "of them, matches that ended in an agent error or a crash"),
-    (("rounds_per_match",), "mean rounds per match"),
-    (("kemps_precision", "stop_precision"), "share of Kemps calls (Double Kemps included) and of Stop Kemps calls "
-                                            "that were right"),
-    (("conversion_kemps", "conversion_stolen"), "share of fours of a kind called by their own pair, and stolen by "
-                                                "a Stop Kemps of the other pair"),
-    (_CALL_COUNTS, "right and wrong Kemps calls, right and wrong Stop Kemps calls (counts)"),
-    (("four_to_call_median",), "median seconds from four of a kind to a right Kemps call"),
-    (("pair0_letters",), "pair 0's mean letters per match (letters scoring); letters are penalties, fewer is better"),
-    (("pair0_points",), "pair 0's mean points per match (points scoring); more is better"),
-    (("pair0_rounds_won",), "pair 0's mean rounds won per match (rounds-won scoring); more is better"),
-)
-_WIN_RATE = re.compile(r"pair\d+_win_rate")
+LABELS = {metric.column: metric.label for metric in SUMMARY_METRICS
+          if metric.label != metric.column and "N_" not in metric.column}
+#: What the printed columns mean, for :func:`summary_legend`, one entry per metric or group of metrics explained
+#: together (pairN_win_rate, explained for every N there, is left out).
+_EXPLAINED = tuple(
+    (tuple(m.column for m in SUMMARY_METRICS if m.group == metric.group) if metric.group else (metric.column,),
+     legend_text(metric))
+    for i, metric in enumerate(SUMMARY_METRICS)
+    if "N_" not in metric.column and not (metric.group and any(m.group == metric.group for m in SUMMARY_METRICS[:i])))
+#: The metrics with a column per pair (``pairN_win_rate``), and the pattern of those columns.
+_PER_PAIR = tuple(metric for metric in SUMMARY_METRICS if "N_" in metric.column)
+_WIN_RATE = get("win_rate")
+_PATTERNS = {metric.name: re.compile(re.escape(metric.column).replace("N_", r"\d+_")) for metric in _PER_PAIR}
 #: The first part of a parameter's name that says only where its value goes, left out of a printed label.
 _WHERE = ("rules", "engine", "profile", "agent")
 _WHOSE = re.compile(r"(pair|player)\d+")
@@ -140,7 +137,7 @@ class SummaryParts:
 
 def assemble(parts: SummaryParts, by: tuple[str, ...], confidence: float) -> pd.DataFrame:
     """The summary table (see :func:`summary_table`) from its parts."""
-    score_columns = {rule: f"pair0_{SCORE_OF[rule]}" for rule in SCORING_RULES if rule in parts.rules.values()}
+    score_columns = {rule: metric.column for rule, metric in score_metrics().items() if rule in parts.rules.values()}
     rows = []
     for key in parts.keys:
         row: dict[str, Any] = group_fields(by, key)
@@ -150,11 +147,11 @@ def assemble(parts: SummaryParts, by: tuple[str, ...], confidence: float) -> pd.
         else:
             row["matches"] = 0 if games is None else games[0]
         row["rounds_per_match"] = games[1] if games is not None else math.nan
-        for p in parts.pair_ids:
+        for p, column in zip(parts.pair_ids, _WIN_RATE.columns_for(parts.pair_ids), strict=True):
             estimate = parts.wins.get((key, p), {})
-            row[f"pair{p}_win_rate"] = estimate.get("value", math.nan)
-            row[f"pair{p}_win_rate_ci_low"] = estimate.get("ci_low", math.nan)
-            row[f"pair{p}_win_rate_ci_high"] = estimate.get("ci_high", math.nan)
+            row[column] = estimate.get("value", math.nan)
+            row[f"{column}_ci_low"] = estimate.get("ci_low", math.nan)
+            row[f"{column}_ci_high"] = estimate.get("ci_high", math.nan)
         for metric in _ACCURACY:
             row[metric] = parts.accuracy.get((key, metric), math.nan)
         row.update(parts.counted.get(key, dict.fromkeys(_CALL_COUNTS, 0)))
@@ -164,10 +161,22 @@ def assemble(parts: SummaryParts, by: tuple[str, ...], confidence: float) -> pd.
             row[column] = parts.standings.get((key, SCORE_OF[rule]), math.nan) if mine else math.nan
         row["ci_level"] = confidence
         rows.append(row)
-    columns = [*by, "matches", *(["failures"] if parts.finished is not None else []), "rounds_per_match",
-               *(f"pair{p}_win_rate{part}" for p in parts.pair_ids for part in ("", *_CI)),
-               *_ACCURACY, *_CALL_COUNTS, "four_to_call_median", *score_columns.values(), "ci_level"]
-    return pd.DataFrame(rows, columns=columns)
+    return pd.DataFrame(rows, columns=[*by, *_columns(parts, set(score_columns)), "ci_level"])
+
+
+def _columns(parts: SummaryParts, rules: set[str]) -> list[str]:
+    """The summary's columns after the grouping ones, in the registry's order: every summary metric's column (one
+    per pair for a ``pairN_`` column, with its interval columns where it has them), ``failures`` only with a
+    matches table, and a score only when some group plays under its rule (``rules``)."""
+    columns = []
+    for metric in SUMMARY_METRICS:
+        if metric.name == "failures" and parts.finished is None:
+            continue
+        if metric.score_of is not None and metric.score_of not in rules:
+            continue
+        for column in metric.columns_for(parts.pair_ids):
+            columns += [column, *(column + suffix for suffix in _CI)] if metric.summary_ci else [column]
+    return columns
 
 
 def _finished(reasons: pd.Series) -> tuple[int, int]:
@@ -233,10 +242,12 @@ def summary_legend(summary: pd.DataFrame, width: int = WIDTH) -> list[str]:
         renamed = [c for c in present if LABELS.get(c, c) != c or explained == _CALL_COUNTS]
         names = f" (CSV: {', '.join(renamed)})" if renamed else ""
         entries.append((columns.index(present[0]), f"{', '.join(labels)}{names}: {text}"))
-    wins = [c for c in columns if _WIN_RATE.fullmatch(c)]
-    if wins:
-        entries.append((columns.index(wins[0]), f"{', '.join(wins)}: share of matches pair N won (co-wins count), "
-                                                f"its {level + ' ' if level else ''}Wilson interval in brackets"))
+    for metric in _PER_PAIR:
+        wins = [c for c in columns if _PATTERNS[metric.name].fullmatch(c)]
+        if wins:
+            entries.append((columns.index(wins[0]), f"{', '.join(wins)}: {legend_text(metric)}, its "
+                                                    f"{level + ' ' if level else ''}{estimator(metric).interval} "
+                                                    "interval in brackets"))
     lines = [text for _, text in sorted(entries, key=lambda entry: entry[0])]
     lines.append("'-': nothing to measure (no call or four of a kind of that kind, or a score of another rule)"
                  + (f"; intervals are {level} confidence intervals" if level else ""))

@@ -55,6 +55,12 @@ class CellPlan:
     config: EngineConfig | Any
     game: str = DEFAULT_GAME
 
+    @property
+    def scoring(self) -> str | None:
+        """The cell's scoring rule (None for a game without one), which every row of the tables its game's
+        :class:`~kemps_sim.games.GameTables` names as ``scored`` records as ``rules.scoring``."""
+        return game(self.game).scoring(self.rules)
+
 
 def plan_cell(spec: SweepSpec, cell: Cell) -> CellPlan:
     """The cell's set-up: the spec's base with the cell's parameters applied; a bad value is a ConfigError."""

@@ -23,6 +23,9 @@ from kemps_sim.sweep.receipts import EncodedTable, encoded
 #: The tables of a sweep; ``matches`` is written last and is what marks a chunk finished.
 TABLES = SWEEP_TABLES
 KEY_COLUMNS = ("cell", "replicate", "seed")
+#: The column of a row's scoring rule (:data:`kemps_sim.stats.SCORING_COLUMN`, named here without loading the
+#: statistics).
+SCORING_COLUMN = "rules.scoring"
 #: ``end_reason`` of a match that failed: its agent misbehaved (from the engine) or anything else went wrong.
 FAILED = FAILED_END_REASONS
 
@@ -89,7 +92,8 @@ def crashed_chunk(chunk: Chunk, error: str) -> ChunkOutput:
     """The tables of a chunk none of whose matches could be played: one ``crashed`` row per match, with ``error``
     (for a chunk that kept killing its worker process; see :mod:`kemps_sim.sweep.recovery`)."""
     plans = {plan.cell.id: plan for plan in chunk.plans}
-    rows = [{**_lead(task, plans[task.cell]), **_crashed(task, error)} for task in chunk.tasks]
+    scored = game(chunk.plans[0].game).tables().scored
+    rows = [{**_lead(task, plans[task.cell], "matches" in scored), **_crashed(task, error)} for task in chunk.tasks]
     return encode_chunk({"matches": pd.DataFrame(rows)})
 
 
@@ -105,42 +109,49 @@ def chunk_tables(chunk: Chunk) -> dict[str, pd.DataFrame]:
     """Play every match of the chunk and return its tables, each row led by its cell, parameters and replicate.
 
     Each table is built once for the chunk from the rows of all its matches (plain dicts from
-    :class:`~kemps_sim.games.GameTables` of the cell's game), in match order. A table no
-    match has rows in keeps its columns (with no rows); a table only crashed matches would have had is left out.
-    An agent that misbehaves ends its match with ``end_reason`` ``agent_error``; anything else that goes wrong in
-    a match is recorded as ``crashed`` with its error. Either way the chunk goes on with the next match.
+    :class:`~kemps_sim.games.GameTables` of the cell's game), in match order. The rows of the tables the game names
+    as ``scored`` also say the cell's scoring rule, as ``rules.scoring`` after the replicate (unless it is a swept
+    axis, and so among the parameters already), so that the statistics read it rather than tell it from scores.
+    A table no match has rows in keeps its columns (with no rows); a table only crashed matches would have had is
+    left out. An agent that misbehaves ends its match with ``end_reason`` ``agent_error``; anything else that goes
+    wrong in a match is recorded as ``crashed`` with its error. Either way the chunk goes on with the next match.
     """
     plans = {plan.cell.id: plan for plan in chunk.plans}
     played = game(chunk.plans[0].game)
     play, tables_of = played.hook("play"), played.tables()
     makers = {**tables_of.makers,
               **({tables_of.events[0]: tables_of.events[1:]} if chunk.events and tables_of.events else {})}
+    scored = set(tables_of.scored)
     rows: dict[str, list[dict]] = {name: [] for name in ("matches", *makers)}
-    first_lead: dict | None = None  # the lead of the first match that was played: it shapes an empty table
+    first: dict[str, dict] | None = None  # the leads of the first match that was played: they shape empty tables
     for task in chunk.tasks:
         plan = plans[task.cell]
-        lead = _lead(task, plan)
+        leads = {name: _lead(task, plan, name in scored) for name in rows}
         try:
             result = play(plan.rules, plan.lineup, plan.profiles, task.seed, config=plan.config, errors="record")
             row = tables_of.row(result)
             made = {name: make(result) for name, (make, _) in makers.items()}
         except Exception as exc:  # a crash in one match must not lose the rest of the sweep
-            rows["matches"].append({**lead, **_crashed(task, f"{type(exc).__name__}: {exc}")})
+            rows["matches"].append({**leads["matches"], **_crashed(task, f"{type(exc).__name__}: {exc}")})
             continue
-        rows["matches"].append({**lead, **row})
-        first_lead = first_lead or lead
+        rows["matches"].append({**leads["matches"], **row})
+        first = first or leads
         for name, found in made.items():
-            rows[name].extend({**lead, **each} for each in found)
+            rows[name].extend({**leads[name], **each} for each in found)
     tables = {"matches": pd.DataFrame(rows["matches"])}
-    if first_lead is not None:
+    if first is not None:
         for name, (_, columns) in makers.items():
-            tables[name] = _frame(rows[name], first_lead, columns)
+            tables[name] = _frame(rows[name], first[name], columns)
     return {name: tables[name] for name in (*TABLES, *(n for n in tables if n not in TABLES)) if name in tables}
 
 
-def _lead(task: Task, plan: CellPlan) -> dict:
-    """The columns in front of a match's rows: the cell id, the cell's parameters and the replicate."""
-    return {"cell": task.cell, **plan.cell.as_dict(), "replicate": task.replicate}
+def _lead(task: Task, plan: CellPlan, scored: bool = False) -> dict:
+    """The columns in front of a match's rows: the cell id, the cell's parameters and the replicate, and for a row
+    of a ``scored`` table the cell's scoring rule (``rules.scoring``) unless a parameter gives it already."""
+    lead = {"cell": task.cell, **plan.cell.as_dict(), "replicate": task.replicate}
+    if scored and plan.scoring is not None and SCORING_COLUMN not in lead:
+        lead[SCORING_COLUMN] = plan.scoring
+    return lead
 
 
 def _crashed(task: Task, error: str) -> dict:

@@ -15,12 +15,12 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from kemps_sim.games import game as game_record
-from kemps_sim.results import COMPARE_METRICS
+from kemps_sim.metrics import names, scored_only_under
 from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep.design import Axis, Cell, CompareSpec
 
-#: The metric each scoring rule alone records (the others exist under every rule).
-SCORED_ONLY_UNDER = {"letters": "letters", "points": "points"}
+#: The metric each scoring rule alone records (the others exist under every rule): from the metric registry.
+SCORED_ONLY_UNDER = scored_only_under("compare")
 #: What a level of ``a`` or ``b`` is when it names none (see :func:`level_of`).
 UNSET: Any = type("Unset", (), {"__repr__": lambda self: "UNSET"})()
 
@@ -37,13 +37,14 @@ def parse_compare(table: Mapping[str, Any], axes: Iterable[Axis], unparsed: Iter
     if question is not None and (not isinstance(question, str) or not question.strip()):
         problems.append(f"compare.question = {question!r}: must be text, printed before the answer")
     metric = table.get("metric", "win_rate")
-    if not isinstance(metric, str) or metric not in COMPARE_METRICS:
-        problems.append(f"compare.metric = {metric!r}: unknown metric{did_you_mean(metric, COMPARE_METRICS)}; "
-                        f"allowed: {', '.join(COMPARE_METRICS)}")
+    every_game, this_game = names(role="compare"), names(game, "compare")
+    if not isinstance(metric, str) or metric not in every_game:
+        problems.append(f"compare.metric = {metric!r}: unknown metric{did_you_mean(metric, every_game)}; "
+                        f"allowed: {', '.join(every_game)}")
         metric = "win_rate"
-    elif played.compare_metrics is not None and metric not in played.compare_metrics:
+    elif metric not in this_game:
         problems.append(f"compare.metric = {metric!r}: a {played.title} sweep compares its {played.unit}s' "
-                        f"{' or '.join(played.compare_metrics)} only")
+                        f"{' or '.join(this_game)} only")
     pair = table.get("pair", 0)
     if isinstance(pair, bool) or not isinstance(pair, int) or pair < 0:
         problems.append(f"compare.pair = {pair!r}: must be a whole number >= 0, the {played.unit} the metric is "
@@ -137,7 +138,7 @@ def compare_cell_problems(compare: CompareSpec, game: str,
     rule = SCORED_ONLY_UNDER.get(compare.metric)
     others = sorted({scoring for _, scoring in compared if scoring is not None and scoring != rule})
     if rule is not None and others:
-        anywhere = [m for m in COMPARE_METRICS if m not in SCORED_ONLY_UNDER]
+        anywhere = [m for m in names(game, "compare") if m not in SCORED_ONLY_UNDER]
         problems.append(f"compare.metric = {compare.metric!r}: recorded only under {rule} scoring, and cells "
                         f"compared score {', '.join(others)} (rules.scoring); allowed there: {', '.join(anywhere)}")
     fewest = min((sides for sides, _ in compared), default=None)

@@ -21,8 +21,10 @@ from pathlib import Path
 from typing import Any
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.games import DEFAULT_GAME, game_names
+from kemps_sim.games import BUILT_IN, DEFAULT_GAME, game_names
 from kemps_sim.games import game as game_record
+from kemps_sim.metrics import names as metric_names
+from kemps_sim.metrics import scored_only_under
 from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import closest, did_you_mean
 from kemps_sim.sweep.checks import check_base, check_cells, judged_axes, not_finite_problem
@@ -82,8 +84,10 @@ COMPARE_KEYS = {
     "by": "the swept axis the question is about, one with listed levels",
     "a": "a level of that axis; the answer is the difference a - b",
     "b": "another level of that axis",
-    "metric": "one of " + ", ".join(COMPARE_METRICS) + " (default: win_rate; letters only under letters scoring, "
-              "points only under points scoring; a Krepet sweep: win_rate only)",
+    "metric": "one of " + ", ".join(COMPARE_METRICS) + " (default: win_rate; "
+              + ", ".join(f"{metric} only under {rule} scoring" for metric, rule in scored_only_under().items())
+              + "".join(f"; a {game_record(name).title} sweep: {', '.join(metric_names(name, 'compare'))} only"
+                        for name in BUILT_IN if metric_names(name, "compare") != COMPARE_METRICS) + ")",
     "pair": "the pair (Kemps) or player (Krepet) the metric is about, a whole number (default: 0)",
 }
 RANGE_KEYS = ("low", "high", "steps", "log", "integer")
@@ -222,7 +226,7 @@ def _sweep_settings(sweep: Mapping[str, Any], base: Mapping[str, Any], default_n
                 found.append(f"sweep.{key}: only a morris design has {key}, not a {design} design")
     chunk = _whole(sweep, "sweep.chunk", "chunk", 0, 1, found)
     events = _typed(sweep, "sweep", "events", bool, False, found)
-    until_ci, until_metric, max_matches = _until(sweep, matches, found)
+    until_ci, until_metric, max_matches = _until(sweep, matches, game, found)
     for text in found:
         problems.add(SWEEP, text)
     return dict(name=name, seed=seed, matches=matches, output=output, design=design, samples=samples or None,
@@ -247,9 +251,10 @@ def _compare(data: Mapping[str, Any], axes: tuple[Axis, ...], given: set[str], g
     return compare
 
 
-def _until(sweep: Mapping[str, Any], matches: int | None,
+def _until(sweep: Mapping[str, Any], matches: int | None, game: str,
            problems: list[str]) -> tuple[float | None, str, int | None]:
-    """The precision target of the sweep: ``until_ci``, ``until_metric`` (canonical) and ``max_matches``."""
+    """The precision target of the sweep: ``until_ci``, ``until_metric`` (canonical, and one that applies to the
+    sweep's ``game``) and ``max_matches``."""
     metric, cap = "pair0.win_rate", None
     if "until_ci" not in sweep:
         for key in ("until_metric", "max_matches"):
@@ -264,7 +269,7 @@ def _until(sweep: Mapping[str, Any], matches: int | None,
                         "half-width of a share's interval)")
         target = None
     given = sweep.get("until_metric", "win_rate")
-    problem = metric_problem(given)
+    problem = metric_problem(given, game=game)
     if problem:
         problems.append(f"sweep.until_metric = {given!r}: {problem}")
     else:

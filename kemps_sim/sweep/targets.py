@@ -11,7 +11,8 @@ How many replicates a cell needs is decided from its stored rows alone, replayin
 upward and looking at each step only at the replicates below that step's count. A sweep killed mid-round therefore
 resumes into the same rounds, and the finished folder holds the same rows however often it was interrupted.
 
-Metrics: ``win_rate`` (pair 0's win rate, Wilson interval over matches), ``pairN.win_rate`` (pair N's), and the
+Metrics: the registry's ``target`` metrics (:mod:`kemps_sim.metrics`) that apply to the sweep's game: ``win_rate``
+(pair 0's win rate, Wilson interval over matches), ``pairN.win_rate`` (pair N's), and, in a Kemps sweep, the
 call-accuracy shares of :func:`kemps_sim.stats.call_accuracy` (``kemps_precision``, ``stop_precision``,
 ``conversion_<fate>``; intervals clustered by match). A cell without anything to count (no Kemps calls, say) has no
 interval and keeps doubling until it has one or reaches the cap.
@@ -25,7 +26,8 @@ from collections.abc import Mapping, Set
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from kemps_sim.results import ACCURACY_METRICS
+from kemps_sim.games import game as game_record
+from kemps_sim.metrics import every, get, names, side_target, target_names
 from kemps_sim.suggest import did_you_mean
 
 if TYPE_CHECKING:  # pandas and the statistics load where a metric is measured, not with the constants below
@@ -37,36 +39,49 @@ CONFIDENCE = 0.95
 DEFAULT_MAX_MATCHES = 2000
 #: Bounds on the growth of a cell from one round to the next (the width's suggestion is clamped to them).
 MIN_GROWTH, MAX_GROWTH = 1.25, 4.0
-#: The metrics a targeted sweep may narrow, as written in a spec (``pairN.win_rate`` for any pair N).
-TARGET_METRICS = ("win_rate", "pairN.win_rate", *ACCURACY_METRICS)
-_PAIR_WIN_RATE = re.compile(r"pair(\d+)\.win_rate")
+#: The metrics a targeted sweep may narrow, as written in a spec (``pairN.win_rate`` for any pair N): the metric
+#: registry's ``target`` role.
+TARGET_METRICS = target_names()
 
 
-def metric_problem(metric: object, pairs: int | None = None) -> str | None:
-    """Why ``metric`` is not a metric a targeted sweep can narrow (None if it is)."""
+def metric_problem(metric: object, pairs: int | None = None, game: str | None = None) -> str | None:
+    """Why ``metric`` is not a metric a targeted sweep (of ``game``, when given) can narrow (None if it is)."""
     allowed = "one of " + ", ".join(TARGET_METRICS)
     if not isinstance(metric, str):
         return f"must be {allowed}"
-    if metric in ("win_rate", *ACCURACY_METRICS):
-        return None
-    found = _PAIR_WIN_RATE.fullmatch(metric)
-    if found is None:
+    side = side_target(metric)
+    named = side[0] if side else get(metric) if metric in names(role="target") else None
+    if named is None:
         pair = re.match(r"pair(\d+)", metric)
         hint = did_you_mean(metric, [*TARGET_METRICS, f"pair{pair.group(1) if pair else 0}.win_rate"])
         return f"not a target metric{hint}; must be {allowed}" if hint else f"must be {allowed}"
-    if pairs is not None and int(found.group(1)) >= pairs:
+    if game is not None and named not in every(game, "target"):
+        return (f"{named.name} is not measured in a {game_record(game).title} sweep; its target metrics: "
+                f"{', '.join(target_names(game))}")
+    if side is not None and pairs is not None and side[1] >= pairs:
         return f"the table has {pairs} pairs, numbered 0 to {pairs - 1}"
     return None
 
 
 def canonical_metric(metric: str) -> str:
-    """The metric's one spelling in a spec identity: ``win_rate`` is ``pair0.win_rate``."""
-    return "pair0.win_rate" if metric == "win_rate" else metric
+    """The metric's one spelling in a spec identity: a metric about one side is spelled with it (``win_rate`` is
+    ``pair0.win_rate``)."""
+    return f"pair0.{metric}" if metric in names(role="target") and get(metric).per_side else metric
+
+
+def _metric_of(metric: str) -> tuple[str, int | None]:
+    """The registry name of a target as spelled, and its pair (None for a metric of everyone's rows)."""
+    side = side_target(canonical_metric(metric))
+    return (side[0].name, side[1]) if side else (metric, None)
 
 
 def metric_tables(metric: str) -> tuple[str, ...]:
-    """The result tables the metric is computed from."""
-    return ("pairs",) if metric.endswith("win_rate") else ("calls", "fours")
+    """The result tables the metric is computed from: its own, or for a call-accuracy share every table
+    :func:`kemps_sim.stats.call_accuracy` reads (calls and fours)."""
+    found = get(_metric_of(metric)[0])
+    if "accuracy" in found.roles:
+        return tuple(dict.fromkeys(table for each in every(role="accuracy") for table in each.tables))
+    return found.tables
 
 
 @dataclass(frozen=True)
@@ -115,8 +130,8 @@ def measure(metric: str, tables: Mapping[str, pd.DataFrame], cell: str, below: i
     for name in metric_tables(metric):
         table = tables[name]
         parts[name] = table[(table["cell"] == cell) & (table["replicate"] < below)] if len(table) else table
-    if metric.endswith("win_rate"):
-        pair = int(_PAIR_WIN_RATE.fullmatch(canonical_metric(metric)).group(1))
+    name, pair = _metric_of(metric)
+    if pair is not None:
         if parts["pairs"].empty:
             return math.nan, math.nan, math.nan
         rates = win_rates(parts["pairs"], by=("cell",), confidence=CONFIDENCE)
@@ -125,7 +140,7 @@ def measure(metric: str, tables: Mapping[str, pd.DataFrame], cell: str, below: i
         if parts["calls"].empty and parts["fours"].empty:
             return math.nan, math.nan, math.nan
         accuracy = call_accuracy(parts["calls"], parts["fours"], by=("cell",), confidence=CONFIDENCE)
-        row = accuracy[accuracy["metric"] == metric]
+        row = accuracy[accuracy["metric"] == name]
     if row.empty:
         return math.nan, math.nan, math.nan
     first = row.iloc[0]
