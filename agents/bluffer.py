@@ -87,7 +87,7 @@ class Bluffer(Collector):
         """The partner sets this seat's fakes aside when the protocol is agreed (``partner_knows``)."""
         return Calling(self.seat, self.players, self.reader, self.rng.spawn(1)[0], self.caution, self.threshold,
                        self.stop, self.partner_knows or self.knows_fakes, self.watch_span, self.hunches,
-                       self.reads_tells)
+                       self.reads_tells, self.shy)
 
     def make_signalling(self) -> Signalling:
         return FakeSignalling(self.resignal, self.partner_knows, self.fake_prob, self.rng)

@@ -11,8 +11,9 @@ What the seat watches follows from the belief and a limit: its own pair's signal
 other gestures (ties broken by the seat's own hunches: an order of the gestures drawn once per match), those
 that promise the most evidence about the other pairs: the
 believed share of being a pair's signal, times the signal-to-fidget rate ratio, times the seat's own chance of
-noticing it. Nobody keeps every kind of gesture of every opponent in mind: the default span of four is the
-capacity of working memory (Cowan 2001, about four chunks). Before anything is known the span goes to the rarest
+noticing it. Nobody keeps every kind of gesture of every opponent in mind: working memory holds about four
+chunks (Cowan 2001), and the game itself takes two of them (the rank the seat is collecting and its own pair's
+signal), so the default span is two. Before anything is known the span goes to the rarest
 gestures (a cough, a yawn: "anything you would never do otherwise is spotted the first time", 004); once a pair's
 signal has been seen called it takes its place. A blink, twenty a minute, is never worth a place unless a pair is
 believed to use it.
@@ -26,14 +27,16 @@ import numpy as np
 from kemps_sim_agents.fakes import is_fake
 
 from kemps_sim.belief import Belief, Caller, TableReader
+from kemps_sim.belief.decision import SHY
 from kemps_sim.errors import ConfigError
 from kemps_sim.intents import Intent
 from kemps_sim.observation import Observation
 from kemps_sim.perception import Percept
 from kemps_sim.seating import partner
 
-#: Working memory holds about four chunks (Cowan 2001): the default number of gestures watched in the other pairs.
-WATCH_SPAN = 4
+#: Working memory holds about four chunks (Cowan 2001), two of them taken by the game (the rank being collected and
+#: the pair's own signal): the default number of gestures watched in the other pairs.
+WATCH_SPAN = 2
 #: A percept wakes a waiting seat if it could multiply the odds that its gesturer holds four by at least this.
 WAKE_RATIO = 2.0
 
@@ -42,6 +45,13 @@ def check_caution(owner: str, caution: float) -> None:
     if isinstance(caution, bool) or not isinstance(caution, int | float) or not caution > 0:
         raise ConfigError(f"{owner}.caution = {caution!r}: must be a number > 0 (1 weighs a wrong call's cost as "
                           "much as a right call's gain; above 1 is cautious, below 1 eager)")
+
+
+def check_shy(owner: str, shy: float) -> None:
+    if isinstance(shy, bool) or not isinstance(shy, int | float) or not 0.0 <= shy <= 1.0:
+        raise ConfigError(f"{owner}.shy = {shy!r}: must be a share from 0 (a wrong call changes nothing) to 1 (one "
+                          "wrong Stop Kemps on a pair brings the caution about its kind of gesture to the loss "
+                          "aversion of a choice at leisure)")
 
 
 def check_threshold(owner: str, threshold: float | None) -> None:
@@ -67,13 +77,13 @@ class Calling:
 
     def __init__(self, seat: int, players: int, reader: TableReader, rng: np.random.Generator, caution: float,
                  threshold: float | None, stop: bool, knows_fakes: bool, watch_span: int = WATCH_SPAN,
-                 hunches: bool = False, reads_tells: bool = True) -> None:
+                 hunches: bool = False, reads_tells: bool = True, shy: float = SHY) -> None:
         mate = partner(players, seat)
         ignore = (lambda p: p.gesturer == mate and is_fake(reader, mate, p.time)) if knows_fakes else None
         self.belief = Belief(seat, players, rng, ignore=ignore, trust_partner=knows_fakes, reads_tells=reads_tells)
         self.hunch_rng = rng.spawn(1)[0]  # the order that breaks ties between gestures equally worth watching
         self.hunches_order: dict[str, float] = {}
-        self.caller = Caller(self.belief, caution, threshold, stop, hunches)
+        self.caller = Caller(self.belief, caution, threshold, stop, hunches, shy)
         self.stop = stop
         self.watch_span = watch_span
         self.reader = reader

@@ -34,7 +34,7 @@ from typing import ClassVar
 
 import numpy as np
 from kemps_sim_agents.attention import Looking, check_attention
-from kemps_sim_agents.calling import WATCH_SPAN, Calling, CallingPart, check_caution, check_threshold
+from kemps_sim_agents.calling import WATCH_SPAN, Calling, CallingPart, check_caution, check_shy, check_threshold
 from kemps_sim_agents.collecting import Collecting, best_picks, rank_counts
 from kemps_sim_agents.habits import RoundMemory
 from kemps_sim_agents.signal_choice import AUTO, DISCIPLINE, SignalChoice, check_signal_params
@@ -42,14 +42,20 @@ from kemps_sim_agents.signalling import Signalling
 
 from kemps_sim.agent import BaseAgent
 from kemps_sim.belief import TableReader
+from kemps_sim.belief.decision import LEISURE, SHY
 from kemps_sim.errors import ConfigError
+from kemps_sim.fitted_human import FITTED
 from kemps_sim.intents import Intent, Swap
 from kemps_sim.observation import Observation
 from kemps_sim.perception import Attention, Percept
 
-#: A typical person weighs a loss about 2.25 times an equal gain (Tversky & Kahneman 1992, the loss-aversion
-#: coefficient of cumulative prospect theory); a wrong call is a letter the caller gives away.
-LOSS_AVERSION = 2.25
+#: A typical person weighs a loss about 2.25 times an equal gain when deciding at leisure (Tversky & Kahneman
+#: 1992, the loss-aversion coefficient of cumulative prospect theory); a wrong call is a letter the caller gives away.
+LOSS_AVERSION = LEISURE
+#: The built-ins' weight of a wrong call's cost: fitted to the calibration targets (kemps_sim.fitted_human) between a
+#: quarter and :data:`LOSS_AVERSION`, since a caller racing the other side to speak weighs the cost less than a
+#: gambler at leisure (time pressure trades accuracy for speed: Heitz 2014, review).
+CAUTION = FITTED["agent.caution"]
 
 
 def check_positive(owner: str, name: str, value: float) -> None:
@@ -205,25 +211,29 @@ class PartsAgent(BaseAgent):
 @dataclass(repr=False, eq=False)
 class ReasoningAgent(PartsAgent):
     """A parts agent that calls from the shared belief: ``caution`` (the weight of a wrong call's cost against a
-    right call's gain; 1 is risk-neutral, the default :data:`LOSS_AVERSION` is a typical person's), ``threshold``
+    right call's gain; 1 is risk-neutral, the default :data:`CAUTION` is fitted to a table of people), ``threshold``
     (None: from the payoffs and the hazard; a probability fixes it), ``stop`` (whether it calls Stop Kemps:
     defends), ``knows_fakes`` (the pair keeps a fake protocol), ``watch_span`` (how many of the other pairs'
     gestures it keeps an eye on, :mod:`agents.calling`), ``hunches`` (whether it may call without having seen
     anything: off, as 004 advises) and ``reads_tells`` (whether it keeps each pair's honesty apart for gestures made
     right after the gesturer's own swap and later ones, so that a fake's timing gives it away:
-    :mod:`kemps_sim.belief.tells`)."""
+    :mod:`kemps_sim.belief.tells`) and ``shy`` (the share of the gap between ``caution`` and :data:`LOSS_AVERSION`
+    that each wrong Stop Kemps of its pair on a pair closes for its Stop Kemps on that pair's gestures of the same
+    timing: once bitten, twice shy, :mod:`kemps_sim.belief.decision`)."""
 
-    caution: float = LOSS_AVERSION
+    caution: float = CAUTION
     threshold: float | None = None
     stop: bool = True
     knows_fakes: bool = False
     watch_span: int = WATCH_SPAN
     hunches: bool = False
     reads_tells: bool = True
+    shy: float = SHY
 
     def __post_init__(self) -> None:
         super().__post_init__()
         check_caution(self.name, self.caution)
+        check_shy(self.name, self.shy)
         check_threshold(self.name, self.threshold)
         check_bool(self.name, "stop", self.stop)
         check_bool(self.name, "knows_fakes", self.knows_fakes)
@@ -234,4 +244,4 @@ class ReasoningAgent(PartsAgent):
 
     def make_calling(self) -> Calling:
         return Calling(self.seat, self.players, self.reader, self.rng.spawn(1)[0], self.caution, self.threshold,
-                       self.stop, self.knows_fakes, self.watch_span, self.hunches, self.reads_tells)
+                       self.stop, self.knows_fakes, self.watch_span, self.hunches, self.reads_tells, self.shy)

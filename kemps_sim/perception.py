@@ -148,9 +148,11 @@ class Observer(NumericConfig):
     heard_d: float = 1.5  # estimate: d' of a deliberate sound (cough, tap, word) vs a natural one; swept
     # Seeing what one looks for: a noticed gesture of the same look-alike family as a signal the observer awaits
     # (a hand in the hair when the signal is the ear: the partner's, or an opponent pair's the table has seen called)
-    # is read as that signal with this probability. No study
-    # measures it for gestures; expectation biases perception toward the awaited category (Summerfield & de Lange
-    # 2014, review); fitted to the calibration targets (kemps_sim.fitted_human). 0 switches it off.
+    # is read as that signal with this probability when the two forms cannot be told apart; an observer who tells
+    # them apart with d' (the d' of where it looked) misreads as often as an unbiased observer confuses two forms d'
+    # apart, priming · 2Φ(−d'/2) (:meth:`misread_chance`): sharp eyes misread less. No study measures it for
+    # gestures; expectation biases perception toward the awaited category (Summerfield & de Lange 2014, review);
+    # fitted to the calibration targets (kemps_sim.fitted_human). 0 switches it off.
     priming: float = FITTED["observer.priming"]
     # Base-rate neglect: the share of the look-alikes' natural rate the observer leaves out when judging what it saw
     # (1: it trusts its eyes, taking an "ear touch" for an ear touch, as people neglect base rates: Kahneman &
@@ -162,15 +164,34 @@ class Observer(NumericConfig):
     # with the full d' (004: an unusual signal is spotted the first time, a natural one hides). Fitted to the
     # calibration targets (kemps_sim.fitted_human); 1 switches it off.
     unfamiliar: float = FITTED["observer.unfamiliar"]
+    # How well this player sees: every seen d' (fixated and peripheral) times this factor, the heard one apart. One
+    # knob for sharper or duller eyes with everything else fixed (the realism check sweeps it: 0.5 to 1.5 puts d'
+    # between 1 and 3 for a gesture looked at). 1: the d' values as given.
+    acuity: float = 1.0
     _prefix: ClassVar[str] = "observer"
     _limits: ClassVar[Mapping[str, Mapping[str, float]]] = {
         "d_fixated": {"ge": 0.0}, "d_peripheral": {"ge": 0.0}, "criterion": {}, "busy_miss": {"ge": 0.0, "le": 1.0},
         "heard_d": {"ge": 0.0}, "priming": {"ge": 0.0, "le": 1.0}, "neglect": {"ge": 0.0, "le": 1.0},
-        "unfamiliar": {"ge": 0.0, "le": 1.0}}
+        "unfamiliar": {"ge": 0.0, "le": 1.0}, "acuity": {"ge": 0.0}}
+
+    @property
+    def fixated_d(self) -> float:
+        """The d' of a gesture looked at: ``d_fixated · acuity``."""
+        return self.d_fixated * self.acuity
+
+    @property
+    def peripheral_d(self) -> float:
+        """The d' of a gesture caught at the edge of view: ``d_peripheral · acuity``."""
+        return self.d_peripheral * self.acuity
 
     def as_dict(self) -> dict[str, float]:
         """The parameters as a plain dict."""
         return self.params()
+
+    def misread_chance(self, d_prime: float) -> float:
+        """P(a noticed look-alike is read as the awaited signal) for an observer who tells forms apart with
+        ``d_prime``: ``priming · 2Φ(−d'/2)``, ``priming`` itself at d' = 0."""
+        return self.priming * 2.0 * normal_cdf(-0.5 * d_prime)
 
     @classmethod
     def from_mapping(cls, data: Any, field: str = "profile.observer", base: Observer | None = None) -> Observer:
@@ -217,8 +238,8 @@ def detection_probability(observer: Observer, attention: Attention, gesture: Ges
     if gesture.heard:
         return rate(observer.heard_d * gesture.salience, c)
     fix, per, _ = attention.gaze_probabilities(relation, n_opponents)
-    seen = fix * rate(observer.d_fixated * gesture.salience, c) + per * rate(
-        observer.d_peripheral * gesture.salience, c)
+    seen = fix * rate(observer.fixated_d * gesture.salience, c) + per * rate(
+        observer.peripheral_d * gesture.salience, c)
     return seen * (1.0 - observer.busy_miss) if busy else seen
 
 
@@ -260,9 +281,9 @@ def perceive(observer: Observer, attention: Attention, gesture: Gesture, deliber
         if u is None:
             u = float(rng.random())  # type: ignore[union-attr]
         if u < t_fix:
-            d, gaze = observer.d_fixated * gesture.salience, FIXATED
+            d, gaze = observer.fixated_d * gesture.salience, FIXATED
         elif u < t_per:
-            d, gaze = observer.d_peripheral * gesture.salience, PERIPHERAL
+            d, gaze = observer.peripheral_d * gesture.salience, PERIPHERAL
         else:
             return None
     if not familiar:
@@ -283,7 +304,7 @@ class Perceiver:
     """
 
     __slots__ = ("_c", "_d_fix", "_d_heard", "_d_per", "_thr", "_u", "_unfamiliar", "_z", "attention", "block",
-                 "n_opponents", "observer", "rng")
+                 "n_opponents", "observer", "rng", "seen_with")
 
     def __init__(self, observer: Observer, attention: Attention, rng: np.random.Generator, n_opponents: int,
                  block: int = DEFAULT_BLOCK) -> None:
@@ -292,8 +313,9 @@ class Perceiver:
         self.observer, self.attention, self.rng = observer, attention, rng
         self.n_opponents, self.block = n_opponents, block
         self._c = observer.criterion
-        self._d_fix, self._d_per, self._d_heard = observer.d_fixated, observer.d_peripheral, observer.heard_d
+        self._d_fix, self._d_per, self._d_heard = observer.fixated_d, observer.peripheral_d, observer.heard_d
         self._unfamiliar = observer.unfamiliar
+        self.seen_with = 0.0  # the d' of the last gesture perceived (:meth:`misread` reads it)
         self.look(attention)
         self._u: list[float] = []
         self._z: list[float] = []
@@ -328,6 +350,7 @@ class Perceiver:
                 return None
         if not familiar:
             d *= self._unfamiliar
+        self.seen_with = d
         buf = self._z
         if not buf:
             buf = self._z = self.rng.standard_normal(self.block).tolist()
@@ -337,11 +360,12 @@ class Perceiver:
         return _new_tuple(Percept, (gesturer, gesture.name, x, d * x, gaze, time))  # Percept(...), faster
 
     def misread(self, alikes: tuple[str, ...]) -> str | None:
-        """With the observer's ``priming``, the awaited look-alike a noticed gesture is read as (one of ``alikes``,
-        drawn evenly), else None (read as what it was). Draws nothing when ``priming`` is 0."""
-        priming = self.observer.priming
-        if priming <= 0.0 or not alikes:
+        """The awaited look-alike the gesture just perceived is read as (one of ``alikes``, drawn evenly), with the
+        observer's :meth:`Observer.misread_chance` at the d' that percept was seen with (``seen_with``), else None
+        (read as what it was). Draws nothing when ``priming`` is 0."""
+        if self.observer.priming <= 0.0 or not alikes:
             return None
+        priming = self.observer.misread_chance(self.seen_with)
         buf = self._u
         if not buf:
             buf = self._u = self.rng.random(self.block).tolist()

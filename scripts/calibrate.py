@@ -4,10 +4,11 @@ Plays every candidate on the calibration cells (every preset, with the default l
 watchers, 4 players) with the same seeds, sets the cells beside the targets (kemps_sim/calibration/targets.toml) and
 lets Optuna's TPE sampler search for the candidate that misses them least (:mod:`kemps_sim.calibration.fit`). It
 prints each trial, then the best candidate with the range of values the targets cannot tell from it, and each
-target beside what the best candidate's cells measured. ``--write`` puts the result into kemps_sim/fitted_human.py,
-which the profile's defaults read; without it nothing is written.
+target beside what the best candidate's cells measured. The first candidate is the defaults in force (a refit
+starts where the last fit ended; ``--cold`` leaves it out). ``--write`` puts the result into
+kemps_sim/fitted_human.py, which the profile's defaults read; without it nothing is written.
 
-    .venv/bin/python scripts/calibrate.py                        # 40 trials of 30 matches a cell: about 10 minutes
+    .venv/bin/python scripts/calibrate.py                        # 40 trials of 30 matches a cell: about 25 minutes
     .venv/bin/python scripts/calibrate.py --trials 60 --matches 40 --write
     .venv/bin/python scripts/calibrate.py --trials 2 --matches 4 --output /tmp/fitted_human.py --write   # a check
 """
@@ -21,6 +22,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+from kemps_sim import fitted_human
 from kemps_sim.calibration.fit import PARAMETERS, Fit, fit
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +54,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--workers", type=_whole, help="worker processes (default: every core)")
     parser.add_argument("--write", action="store_true", help="write the fitted defaults (else only print them)")
     parser.add_argument("--output", type=Path, default=FITTED, help=f"where --write writes (default: {FITTED})")
+    parser.add_argument("--cold", action="store_true", help="do not try the defaults in force first")
     return parser.parse_args(argv)
 
 
@@ -66,7 +69,8 @@ def module_text(result: Fit, today: datetime.date, command: str) -> str:
     return (
         '"""Human-model parameters fitted to the calibration targets by ``scripts/calibrate.py``: do not edit; run'
         ' the\nscript (``--write``). The defaults read them (:mod:`kemps_sim.perception`, :mod:`kemps_sim.profiles`,\n'
-        ':mod:`agents.signal_choice`); :mod:`kemps_sim.calibration.fit` says how they are fitted."""\n\n'
+        ':mod:`agents.signal_choice`, :mod:`agents.composed`); :mod:`kemps_sim.calibration.fit` says how they are '
+        'fitted."""\n\n'
         "#: How the values were made: the command, the date, the trials, the cells and the targets' version.\n"
         f"PROVENANCE = {pprint.pformat(provenance, width=110, sort_dicts=False)}\n\n"
         "#: What each fitted parameter is.\n"
@@ -85,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         shown = ", ".join(f"{name} {value:.3f}" for name, value in params.items())
         print(f"trial {number + 1:3d}/{args.trials}: {shown}: loss {loss:.4f}", flush=True)
 
-    result = fit(args.trials, args.matches, args.seed, args.workers, report=report)
+    start = [] if args.cold else [dict(fitted_human.FITTED)]  # a refit starts from the defaults in force
+    result = fit(args.trials, args.matches, args.seed, args.workers, report=report, start=start)
     print(f"\nbest (loss {result.trials['loss'].min():.4f}, noise of the loss {result.noise:.4f}):")
     for name, value in result.best.items():
         low, high = result.spread()[name]

@@ -1,7 +1,9 @@
 """Does the simulated table play like people? Every cell of the realism sweeps beside the calibration targets.
 
-Runs experiments/realism.toml (every preset with the default and the quickstart lineup, 4 players) and
-experiments/realism_players.toml (the standard rules at 6 and 8 players), or reads folders already run
+Runs experiments/realism.toml (every preset with the default and the quickstart lineup, 4 players),
+experiments/realism_players.toml (the standard rules at 6 and 8 players) and experiments/realism_d_prime.toml (the
+standard rules with every seen d' at 0.5, 1 and 1.5 times the default, for the gain in Kemps precision with d'),
+or reads folders already run
 (``--folder``), and prints per cell each target's statistic with its interval beside the target and a mark:
 ✓ when they agree (the intervals overlap; a bound is not excluded), ✗ when not, - when the cell has nothing to
 measure. It ends with one line per target saying in how many cells it holds. A folder run before is resumed, not
@@ -9,7 +11,7 @@ run again: delete it (or give --matches or --output) to measure the model as it 
 
     .venv/bin/python scripts/table_realism.py                  # 60 matches a cell: about a minute on two cores
     .venv/bin/python scripts/table_realism.py --matches 200 --workers 2
-    .venv/bin/python scripts/table_realism.py --folder results/realism results/realism_players
+    .venv/bin/python scripts/table_realism.py --folder results/realism results/realism_players results/realism_d_prime
 """
 
 from __future__ import annotations
@@ -22,13 +24,14 @@ from typing import NoReturn
 
 import pandas as pd
 
-from kemps_sim.calibration import compare_to_targets, load_targets, sweep_statistics
+from kemps_sim.calibration import compare_to_targets, load_targets, sweep_statistics, table_statistics
+from kemps_sim.calibration.contrast import ACUITY, GAIN, precision_gain
 from kemps_sim.errors import ConfigError
 from kemps_sim.sweep import load_results, read_spec, run_sweep
 from kemps_sim.sweep.cells import plan_cells
 
 ROOT = Path(__file__).resolve().parent.parent
-SPECS = (ROOT / "experiments" / "realism.toml", ROOT / "experiments" / "realism_players.toml")
+SPECS = tuple(ROOT / "experiments" / f"{name}.toml" for name in ("realism", "realism_players", "realism_d_prime"))
 #: The statistics shown on each cell's line of round ends, with their short labels.
 ENDS = (("right_kemps", "right K"), ("right_stop", "right S"), ("wrong_call", "wrong"), ("other", "other"))
 
@@ -98,9 +101,34 @@ def cell_labels(results) -> dict[str, str]:
     spec = results.spec()
     labels = {}
     for plan in plan_cells(spec):
-        rules = plan.cell.as_dict().get("rules", spec.base.get("rules", "standard"))
-        labels[plan.cell.id] = f"{rules}, {plan.rules.players} players, lineup {plan.lineup}"
+        values = plan.cell.as_dict()
+        rules = values.get("rules", spec.base.get("rules", "standard"))
+        others = "".join(f", {key} {value}" for key, value in values.items() if key not in ("rules", "players",
+                                                                                             "lineup"))
+        labels[plan.cell.id] = f"{rules}, {plan.rules.players} players, lineup {plan.lineup}{others}"
     return labels
+
+
+def print_contrast(results, targets, confidence: float, held: dict[str, list[int]]) -> None:
+    """For a sweep over d': each lineup's Kemps precision at every d' and the gain from the lowest to the highest
+    beside the targets on it, counted in ``held``."""
+    along = [t for t in targets if t.statistic == GAIN]
+    if ACUITY not in results.params or not along:
+        return
+    gain = precision_gain(results.tables, by=("lineup",), confidence=confidence)
+    by_level = table_statistics(results.tables, ("lineup", ACUITY), confidence)
+    precision = by_level[by_level["statistic"] == "kemps_precision"]
+    for row in compare_to_targets(gain, along).itertuples(index=False):
+        levels = precision[precision["lineup"] == row.lineup]
+        shown = ", ".join(f"{number(level)}: {number(value)}" for level, value in zip(levels[ACUITY],
+                                                                                      levels["estimate"], strict=True))
+        print(f"\nd' contrast, lineup {row.lineup}: Kemps precision by d' ({shown})")
+        target = targets[row.target]
+        print(f"  {mark(row.agrees)} {row.target}  {number(row.estimate)} {interval(row.low, row.high)} "
+              f"target {target.interval_text()}")
+        if row.agrees is not None:
+            held[row.target][1] += 1
+            held[row.target][0] += bool(row.agrees)
 
 
 def number(value: float) -> str:
@@ -164,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
                 if row.agrees is not None and not (isinstance(row.agrees, float) and math.isnan(row.agrees)):
                     held[row.target][1] += 1
                     held[row.target][0] += bool(row.agrees)
+        print_contrast(results, targets, args.confidence, held)
     print(f"\nTargets (version {targets.version}, {targets.date}; ✓ = intervals overlap, or the bound holds):")
     width = max(len(name) for name in targets.names)
     for target in targets:

@@ -25,7 +25,7 @@ from kemps_sim.calibration import (
     table_statistics,
     targets_from_mapping,
 )
-from kemps_sim.calibration.statistics import COLUMNS, WRONG_CALLS, end_of
+from kemps_sim.calibration.statistics import ACROSS_CELLS, COLUMNS, WRONG_CALLS, end_of
 from kemps_sim.calibration.targets import default_path
 from kemps_sim.profiles import PlayerProfile
 
@@ -50,7 +50,7 @@ def _poisson(k: int, n: int, confidence: float) -> tuple[float, float]:
 
 def test_the_package_targets_load_with_version_date_and_the_worked_games_counts():
     targets = load_targets()
-    assert targets.version == 1 and str(targets.date) == "2026-12-01" and targets.confidence == 0.95
+    assert targets.version == 2 and str(targets.date) == "2026-12-01" and targets.confidence == 0.95
     assert load_targets(default_path()).targets == targets.targets  # by path, the same file
     counts = {t.name: (t.k, t.n) for t in targets if t.kind == "counts"}
     assert counts["worked_game.right_kemps"] == (3, 6)
@@ -87,6 +87,23 @@ def test_bounds_are_half_lines_and_a_factor_follows_the_target_it_names():
     factor = targets["bound.wrong_calls_within_a_factor_of_three"]
     assert (factor.low, factor.high) == (pytest.approx(1 / 9), pytest.approx(1.0))
     assert targets["bound.round_lasts_a_minute_or_a_few"].low == 30.0
+    assert targets["bound.kemps_precision_rises_with_d_prime"].low == 0.05
+
+
+def test_a_target_for_some_table_sizes_is_compared_only_at_those():
+    """The round's length is a target at 4 players (004 calls six and eight faster); the others apply at every
+    size, and a group of unknown size is compared with every target."""
+    targets = load_targets()
+    minute = targets["bound.round_lasts_a_minute_or_a_few"]
+    assert minute.players == (4,) and minute.applies_to(4) and not minute.applies_to(8) and minute.applies_to(None)
+    assert targets["bound.right_stop_at_most_a_quarter"].applies_to(8)
+    measured = pd.DataFrame([{"cell": c, "players": p, "statistic": "median_round_seconds", "estimate": 24.0,
+                              "low": 22.0, "high": 26.0, "count": math.nan, "n": 300, "matches": 60,
+                              "basis": "tables"} for c, p in (("small", 4), ("large", 8))])
+    compared = compare_to_targets(measured, [minute, targets["bound.right_stop_at_most_a_quarter"]])
+    assert compared[compared["target"] == minute.name]["cell"].tolist() == ["small"]
+    agrees = compared.set_index(["cell", "target"]).loc[("small", minute.name), "agrees"]
+    assert agrees is not None and not agrees  # 24 s is short of half a minute
 
 
 def _file(tmp_path: Path, text: str) -> Path:
@@ -114,7 +131,9 @@ note = "a note"
     ('statistic = "right_stop_share"', 'statistic = "right_stops"', "target[0] (t.one).statistic = 'right_stops'"),
     ('kind = "counts"', 'kind = "count"', "target[0] (t.one).kind = 'count': must be one of counts, range"),
     ('method = "clopper_pearson"', 'method = "wald"', "target[0] (t.one).method = 'wald': must be one of"),
-    ('version = 1', 'version = 2', "targets.version = 2: must be one of 1"),
+    ('version = 1', 'version = 3', "targets.version = 3: must be one of 1, 2"),
+    ('note = "a note"', 'note = "a note"\nplayers = [5]', "target[0] (t.one).players = [5]: must be a list of table "
+                                                        "sizes among 4, 6 and 8"),
     ('date = 2026-12-01', 'date = "December"', "targets.date = 'December': must be a date"),
     ('n = 6', 'n = 6\nvalue = 0.2', "target[0] (t.one).value = 0.2: not a field of a counts target"),
     ('note = "a note"', '', "target[0] (t.one).note: missing"),
@@ -207,7 +226,7 @@ def test_intervals_of_one_round_per_match_are_the_plain_wilson_interval():
     row = a.loc["right_stop_share_first"]
     assert (row["low"], row["high"]) == (pytest.approx(wilson.low), pytest.approx(wilson.high))
     for statistic in STATISTICS:
-        if statistic in PARAMETER_STATISTICS:
+        if statistic in PARAMETER_STATISTICS or statistic in ACROSS_CELLS:
             continue
         row = a.loc[statistic]
         assert row["low"] <= row["estimate"] <= row["high"], statistic

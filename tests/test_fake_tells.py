@@ -24,6 +24,7 @@ from scipy.stats import binomtest, fisher_exact
 
 from kemps_sim import EngineConfig, load_rules, simulate_match
 from kemps_sim.belief import Belief
+from kemps_sim.belief.decision import SHY
 from kemps_sim.belief.honesty import Honesty
 from kemps_sim.belief.tells import CUE_LEAD, NO_TELLS, TELL_EDGE, TimingTells
 from kemps_sim.belief.tracking import HeardCall, TableReader
@@ -202,9 +203,10 @@ def test_with_the_knob_off_the_timing_of_a_gesture_changes_nothing():
 
 
 # Measured: the tell is learned at the table -------------------------------------------------------------------------
-def tells_read(entry: str, on: bool) -> str:
-    """A lineup entry ``name(...)`` with the agent's ``reads_tells`` knob set (passed to its belief)."""
-    return f"{entry[:-1]}, reads_tells={on})"
+def tells_read(entry: str, on: bool, shy: float = SHY) -> str:
+    """A lineup entry ``name(...)`` with the agent's ``reads_tells`` knob set (passed to its belief), and its
+    ``shy`` (:mod:`kemps_sim.belief.decision`)."""
+    return f"{entry[:-1]}, reads_tells={on}, shy={shy})"
 
 
 LONG = load_rules("standard", scoring="points", target_points=100)
@@ -212,7 +214,8 @@ UNPRIMED = {"observer": {"priming": 0.0}}
 
 
 @functools.cache
-def wrong_stops_by_round(opponent: str, on: bool, matches: int = 150, rounds: int = 8) -> tuple[tuple[int, int], ...]:
+def wrong_stops_by_round(opponent: str, on: bool, matches: int = 150, rounds: int = 8,
+                         shy: float = SHY) -> tuple[tuple[int, int], ...]:
     """Per round index: (rounds, wrong Stop Kemps by the watchers in pair 1 against ``opponent`` in pair 0), every
     match lasting ``rounds`` rounds (points to 100, capped), so that late rounds are as many as early ones.
 
@@ -220,7 +223,7 @@ def wrong_stops_by_round(opponent: str, on: bool, matches: int = 150, rounds: in
     pair's idle look-alikes as its known signal, wrong Stops that come from misreading rather than from fakes, and
     that no reading of fakes removes (tests/test_human_errors.py measures those)."""
     tally = [[0, 0] for _ in range(rounds)]
-    lineup = [tells_read(opponent, on), tells_read(WATCHER, on)]
+    lineup = [tells_read(opponent, on, shy), tells_read(WATCHER, on, shy)]
     for seed in range(matches):
         result = simulate_match(LONG, lineup, UNPRIMED, seed=seed, config=EngineConfig(max_rounds=rounds))
         for rnd in result.rounds:
@@ -241,15 +244,19 @@ def late(tally: tuple[tuple[int, int], ...], start: int = 5) -> tuple[int, int]:
     return sum(n for n, _ in tally[start:]), sum(k for _, k in tally[start:])
 
 
-def test_watchers_learn_a_told_bluffing_pairs_tell_within_a_few_rounds():
+def test_watchers_learn_a_told_bluffing_pairs_fakes_within_a_few_rounds():
     """300 matches of 8 rounds: watchers' wrong Stop Kemps per round in rounds 5-7 are at most a third of round 0's
-    (measured 0.08 against 0.37 at 150 matches), and far fewer than with the knob off."""
+    (measured 0.05 against 0.61), and fewer than with the tells unread (measured 45 against 104 in 900 rounds).
+
+    Most of the fall is the watchers' own burns (tests/test_shy_callers.py: 104 against 571 with tells unread); the
+    tells add to it. Without the burns they barely move the watchers (measured 557 against 571): at the built-ins'
+    fitted caution, a fake baits a call even when believed a fake more often than not."""
     on, off = wrong_stops_by_round(TOLD, True, 300), wrong_stops_by_round(TOLD, False, 300)
     first, rest = on[0], late(on)
     assert first[0] == 300 and rest[0] == 900
     assert first[1] >= 90, first  # the fakes do bait wrong calls before anything is learned
     assert rates_below(rest, first, 1 / 3) < 0.01, (first, rest)
-    assert rates_below(rest, late(off)) < 1e-4, (rest, late(off))
+    assert rates_below(rest, late(off)) < 0.05, (rest, late(off))
 
 
 @functools.cache
@@ -268,16 +275,17 @@ def results(lineup: tuple[str, str], on: bool, matches: int = 150) -> dict[str, 
 
 
 def test_a_told_bluffing_pair_wins_clearly_fewer_matches_once_its_tell_is_read():
-    """150 matches each: measured 0.64 with the tell read against 0.91 without."""
+    """150 matches each: measured 0.69 with the tell read against 0.88 without (the watchers shy after a burn
+    either way: with the tell read, of the bluffers' gestures right after their swaps only)."""
     on, off = results((TOLD, WATCHER), True), results((TOLD, WATCHER), False)
     table = [[on["wins"], 150 - on["wins"]], [off["wins"], 150 - off["wins"]]]
     assert fisher_exact(table, alternative="less").pvalue < 1e-4, table
 
 
 def test_untold_bluffing_costs_its_own_pair():
-    """With the tell read (150 matches each): the untold partner answers fakes with wrong Kemps (measured 0.18 a round,
-    against 0.01 from a told pair: slips and misreads), and the pair that did not agree wins fewer matches than the
-    same pair with the protocol agreed (measured 0.46 against 0.64; an honest pair of collectors: 0.43)."""
+    """With the tell read (150 matches each): the untold partner answers fakes with wrong Kemps (measured 0.40 a round,
+    against 0.05 from a told pair: slips and misreads), and the pair that did not agree wins fewer matches than the
+    same pair with the protocol agreed (measured 0.29 against 0.69)."""
     told, untold = results((TOLD, WATCHER), True), results((UNTOLD, WATCHER), True)
     told_kemps, untold_kemps = (told["rounds"], told["wrong_kemps"]), (untold["rounds"], untold["wrong_kemps"])
     assert rates_below(told_kemps, untold_kemps) < 1e-6, (told, untold)

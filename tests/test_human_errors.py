@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 import pytest
-from scipy.stats import binomtest
+from scipy.stats import binomtest, norm
 
 from kemps_sim import simulate_match
 from kemps_sim.belief.percepts import fidget_rate
@@ -65,6 +65,22 @@ def test_misread_probability_is_priming_split_evenly(priming: float, alikes: tup
     assert sum(r is None for r in reads) / n == pytest.approx(1 - priming, abs=K * math.sqrt(0.25 / n))
 
 
+@pytest.mark.parametrize("d_prime", [0.0, 0.8, 2.0, 3.0])
+def test_misread_chance_falls_with_the_d_prime_the_gesture_was_seen_with(d_prime: float) -> None:
+    """Priming at d' = 0; an observer who tells forms apart with d' confuses them as an unbiased one does two forms
+    d' apart: priming · 2Φ(−d'/2). Checked in closed form and on the perceiver's draws after a percept at that d'."""
+    observer = Observer(priming=0.9, d_fixated=d_prime, criterion=-10.0)  # every gesture in view is noticed
+    chance = 0.9 * 2 * norm.cdf(-d_prime / 2)
+    assert observer.misread_chance(d_prime) == pytest.approx(chance, rel=1e-12)
+    perceiver = Perceiver(observer, Attention(1.0, 0.0, 0.0, 0.0, peripheral=0.0), np.random.default_rng(11),
+                          n_opponents=2)
+    n, reads = 20_000, 0
+    for _ in range(n):
+        assert perceiver.perceive(DEFAULT_REPERTOIRE["hair"], False, "partner") is not None
+        reads += perceiver.misread(("ear",)) == "ear"
+    assert abs(reads / n - chance) < K * math.sqrt(chance * (1 - chance) / n) + 1e-9
+
+
 def test_no_priming_draws_nothing_and_reads_nothing() -> None:
     rng = np.random.default_rng(3)
     perceiver = Perceiver(Observer(priming=0.0), Attention(), rng, n_opponents=2)
@@ -113,11 +129,12 @@ def test_the_engine_reads_look_alikes_as_an_awaited_signal_only_when_primed() ->
 def test_believed_idle_rate_counts_the_misread_look_alikes_only_without_neglect() -> None:
     ear = DEFAULT_REPERTOIRE["ear"].fidget_rate
     others = sum(DEFAULT_REPERTOIRE[n].fidget_rate for n in DEFAULT_REPERTOIRE.look_alikes("ear"))
+    misread = 0.4 * 2 * norm.cdf(-0.8 / 2)  # the misread chance in the periphery, d' = 0.8
     assert fidget_rate(DEFAULT_REPERTOIRE, "ear", Observer(priming=0.4, neglect=1.0)) == ear
-    assert fidget_rate(DEFAULT_REPERTOIRE, "ear", Observer(priming=0.4, neglect=0.0)) == pytest.approx(
-        ear + 0.4 * others)
-    assert fidget_rate(DEFAULT_REPERTOIRE, "ear", Observer(priming=0.4, neglect=0.25)) == pytest.approx(
-        ear + 0.4 * 0.75 * others)
+    assert fidget_rate(DEFAULT_REPERTOIRE, "ear", Observer(priming=0.4, neglect=0.0, d_peripheral=0.8)) == \
+        pytest.approx(ear + misread * others)
+    assert fidget_rate(DEFAULT_REPERTOIRE, "ear", Observer(priming=0.4, neglect=0.25, d_peripheral=0.8)) == \
+        pytest.approx(ear + misread * 0.75 * others)
     assert fidget_rate(DEFAULT_REPERTOIRE, "cough", Observer(priming=1.0, neglect=0.0)) == (
         DEFAULT_REPERTOIRE["cough"].fidget_rate)
 
@@ -133,7 +150,7 @@ def test_slips_are_idle_gestures_of_the_own_signal_at_the_slip_rate() -> None:
     """4 slips an hour out of an ear touched 2.58 x 10 times an hour: a share of 4 / 25.8 of the idle ear touches."""
     own = {0: "ear", 1: "nose"}
     slips = idle_own = 0
-    for seed in range(20):
+    for seed in range(30):
         result = simulate_match("standard", LINEUP, {"slips_per_hour": 4.0, "fidget_scale": 10.0}, seed)
         for rnd in result.rounds:
             for e in rnd.trace:
@@ -186,6 +203,22 @@ def test_each_error_mechanism_raises_wrong_kemps(on: dict, off: dict) -> None:
     with_it = _wrong_kemps({**on, "fidget_scale": BUSY}, seeds)
     without = _wrong_kemps({**off, "fidget_scale": BUSY}, seeds)
     assert binomtest(with_it, with_it + without, 0.5, alternative="greater").pvalue < 0.01, (with_it, without)
+
+
+def test_calling_in_a_race_raises_wrong_calls() -> None:
+    """The built-ins' fitted caution against the loss aversion of a gamble at leisure (the race switched off), on
+    the same 60 matches at the default profile, neither caution raised by burns (``shy=0``): more wrong calls of every
+    kind with the race on."""
+    from kemps_sim_agents.composed import CAUTION, LOSS_AVERSION
+
+    assert CAUTION < LOSS_AVERSION
+    counts = []
+    for caution in (CAUTION, LOSS_AVERSION):
+        lineup = LINEUP.replace("signal_policy='fixed'", f"signal_policy='fixed',caution={caution!r},shy=0")
+        counts.append(sum(1 for seed in range(300, 360) for rnd in simulate_match("standard", lineup, None, seed).rounds
+                          for e in rnd.trace if type(e) is CallHeard and not e.right))
+    racing, leisurely = counts
+    assert binomtest(racing, racing + leisurely, 0.5, alternative="greater").pvalue < 0.01, counts
 
 
 # Unfamiliar signals: d' shrinks until the table has seen the pair's signal called ---------------------------------

@@ -208,11 +208,29 @@ def test_observer_errors_name_the_field(data: dict[str, object], message: str) -
         Observer.from_mapping(data)
 
 
+def test_acuity_scales_every_seen_d_prime_and_nothing_else() -> None:
+    """Half the acuity is the observer with half of each seen d' (the heard one kept), in closed form and in the
+    perceiver's draws on the same stream."""
+    sharp, dull = Observer(d_fixated=2.0, d_peripheral=0.8, heard_d=1.5), Observer(acuity=0.5)
+    halved = Observer(d_fixated=1.0, d_peripheral=0.4, heard_d=1.5)
+    assert (dull.fixated_d, dull.peripheral_d, sharp.fixated_d) == (1.0, 0.4, 2.0)
+    for gesture in (EAR, COUGH):
+        for deliberate in (True, False):
+            assert detection_probability(dull, Attention(), gesture, deliberate, "opponent", 2) == pytest.approx(
+                detection_probability(halved, Attention(), gesture, deliberate, "opponent", 2), rel=1e-12)
+    a = Perceiver(dull, Attention(), np.random.default_rng(4), n_opponents=2)
+    b = Perceiver(halved, Attention(), np.random.default_rng(4), n_opponents=2)
+    for _ in range(200):
+        assert a.perceive(EAR, True, "partner") == b.perceive(EAR, True, "partner")
+    with pytest.raises(ConfigError, match=r"^observer.acuity = -1: must be a number >= 0$"):
+        Observer(acuity=-1)
+
+
 def test_observer_defaults_and_round_trip() -> None:
     # the error knobs and the criterion come from the calibration (kemps_sim.fitted_human), the rest from sources
     assert Observer().as_dict() == {"d_fixated": 2.0, "d_peripheral": 0.8, "criterion": FITTED["observer.criterion"],
                                     "busy_miss": 0.5, "heard_d": 1.5, "priming": FITTED["observer.priming"],
-                                    "neglect": 1.0, "unfamiliar": FITTED["observer.unfamiliar"]}
+                                    "neglect": 1.0, "unfamiliar": FITTED["observer.unfamiliar"], "acuity": 1.0}
     assert Observer.from_mapping(OBSERVER.as_dict()) == OBSERVER
     assert Observer.from_mapping({"criterion": -0.5}).criterion == -0.5
     with pytest.raises(ConfigError, match=r"^observer.heard_d = -2: must be a number >= 0$"):

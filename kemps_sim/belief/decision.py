@@ -22,6 +22,17 @@ the signal", and Kemps is the partner noticing the signal, so a call needs a per
 player last touched the middle, unless the public log makes the four of a kind certain (``hunches=True`` lifts
 this, to study players who call on takes and time alone). A fixed ``threshold`` replaces p* for researchers who
 want one.
+
+**Once bitten, twice shy.** A caller racing the other side weighs a wrong call lightly (its ``risk``, fitted to a
+table of people), but a wrong call of its pair about a pair closes a share ``shy`` of the gap between that weight
+and :data:`LEISURE`, the loss aversion of a choice made at leisure, for its calls about that pair on the same kind
+of gesture: after an error people answer more cautiously (post-error slowing is a raised response criterion:
+Rabbitt 1966, Dutilh et al. 2012), and the burn is remembered against whoever caused it and how (004: a fake "works
+once, perhaps twice"). The kind is the timing bin of the gesture (:mod:`kemps_sim.belief.tells`): a pair burnt by
+gestures made right after the gesturer's swap stays quick to call on one made after a stillness. Only the other
+pairs make a seat shy, as only they are suspected of deceiving it (:meth:`Belief.tell`): a wrong Kemps answered the
+partner's accident, which says nothing of the next signal. By default one burn closes the whole gap (``shy=1``);
+``shy=0`` switches it off.
 """
 
 from __future__ import annotations
@@ -39,6 +50,15 @@ from kemps_sim.rules import Rules
 from kemps_sim.scoring import allowed_stop_targets
 from kemps_sim.seating import NOBODY, opponents, pair_of, pair_seats
 
+#: A typical person weighs a loss about 2.25 times an equal gain when deciding at leisure (Tversky & Kahneman
+#: 1992, the loss-aversion coefficient of cumulative prospect theory); a wrong call is a letter the caller gives away.
+LEISURE = 2.25
+#: The share of the gap between a caller's weight on losses and :data:`LEISURE` that each wrong call of its pair
+#: about a pair closes, for its calls about that pair on the same kind of gesture: all of it, so that a fake "works
+#: once" on a seat and its partner, and "perhaps twice" (004) only on the seats of another pair or on a gesture of
+#: another kind (half the gap left the watchers' wrong Stop Kemps against a told bluffing pair at 0.9 of the first
+#: round's in the second: tests/test_shy_callers.py).
+SHY = 1.0
 #: The longest wait for a next look that is taken into account (seconds): beyond it the hazard is 1 anyway.
 MAX_WAIT = 120.0
 
@@ -73,13 +93,17 @@ class Caller:
     """Chooses a seat's calls from its :class:`Belief` (see the module doc).
 
     ``risk`` weighs losses (cautious above 1, eager below); ``threshold`` (None: from the payoffs) fixes p*;
-    ``stop`` lets the seat call Stop Kemps at all; ``hunches`` lets it call without having seen anything.
+    ``stop`` lets the seat call Stop Kemps at all; ``hunches`` lets it call without having seen anything; ``shy``
+    is the share of the gap to :data:`LEISURE` that each of its pair's wrong calls about a pair closes (module doc).
     """
 
     def __init__(self, belief: Belief, risk: float = 1.0, threshold: float | None = None, stop: bool = True,
-                 hunches: bool = False) -> None:
+                 hunches: bool = False, shy: float = SHY) -> None:
         self.belief = belief
         self.risk = risk
+        self.shy = shy
+        self.burns: list[list[int]] = []  # per pair, per timing bin: the seat's pair's wrong Stop Kemps on it
+        self._burns_read = 0
         self.fixed = threshold
         self.stop = stop
         self.hunches = hunches
@@ -107,6 +131,7 @@ class Caller:
         partner = belief.partner
         self.stealing_pairs = len({pair_of(n, o) for o in opponents(n, seat)
                                    if partner in allowed_stop_targets(rules, o)})
+        self.burns = [[0] * belief.tells.bins for _ in range(rules.pairs)]
         rates = fitted.RATES
         self.steal_known, self.steal_unknown = rates["steal_known"], rates["steal_unknown"]
         self.kemps_rate = rates["kemps_after_signal"]
@@ -114,14 +139,44 @@ class Caller:
         self.floor_kemps = self._p_star(self.kemps, 1.0)
         self.floor_stop = min((self._p_star(s, 1.0) for s in self.stops.values()), default=1.0)
 
-    def _p_star(self, stakes: Stakes, hazard_: float) -> float:
-        return self.fixed if self.fixed is not None else threshold(stakes, hazard_, self.risk)
+    def _p_star(self, stakes: Stakes, hazard_: float, risk: float | None = None) -> float:
+        return self.fixed if self.fixed is not None else threshold(stakes, hazard_, self.risk if risk is None else risk)
+
+    def risk_about(self, seat: int) -> float:
+        """The weight on a wrong call's cost for a call about ``seat``: ``risk``, raised toward :data:`LEISURE` by
+        every wrong call the seat's pair made about ``seat``'s pair on a gesture of the timing bin that ``seat``'s
+        gesture now falls in (:meth:`Belief.tell`; every bin's burns at most, when it is not known); never lowered."""
+        counts = self.burns[pair_of(self.rules.players, seat)] if self.burns else ()
+        if not any(counts) or not self.shy or self.risk >= LEISURE:
+            return self.risk
+        bin_ = self.belief.tell(seat)
+        burns = max(counts) if bin_ is None else counts[bin_]
+        if not burns:
+            return self.risk
+        return LEISURE - (LEISURE - self.risk) * (1.0 - self.shy) ** burns
+
+    def _count_burns(self) -> None:
+        """Add the seat's pair's wrong Stop Kemps heard since the last decision to :attr:`burns`, each in the timing
+        bin of the cue it answered (every bin when that is not known: :mod:`kemps_sim.belief.tells`)."""
+        belief = self.belief
+        reader, n = belief.reader, self.rules.players
+        for heard in reader.calls[self._burns_read:]:
+            call = heard.call
+            if not call.right and pair_of(n, call.seat) == belief.pair and call.accused != NOBODY:
+                about = call.accused
+                counts = self.burns[pair_of(n, about)]
+                bin_ = belief.tells.cue_bin(reader, call, about, heard.round)
+                for b in range(len(counts)) if bin_ is None else (bin_,):
+                    counts[b] += 1
+        self._burns_read = len(reader.calls)
 
     # Deciding -------------------------------------------------------------------------------------------------
     def decide(self, obs: Observation, holding_four: bool) -> Intent | None:
         """The call worth making now, or None. The belief must be up to date (``Belief.refresh``)."""
         if self.rules is None:
             self._start(obs.rules)
+        if len(self.belief.reader.calls) > self._burns_read:
+            self._count_burns()
         version = None
         if not self.hunches:
             # Without hunches a call needs something seen of the seat it is about, or its four made certain
@@ -150,13 +205,14 @@ class Caller:
         if self._worth_a_look(obs, partner, self.floor_kemps):
             p = belief.probability(obs, partner)
             h = hazard(self.stealing_pairs * self._steal_rate(obs), self._wait(obs, partner))
+            risk = self.risk_about(partner)
             options = [(self.kemps, CallKemps())]
             if holding_four and self.double is not None:
                 options.append((self.double, CallDoubleKemps()))
             for stakes, intent in options:
-                p_star = self._p_star(stakes, h)
+                p_star = self._p_star(stakes, h, risk)
                 if p >= p_star:
-                    yield advantage(p, stakes, h, self.risk), Choice(intent, p, p_star)
+                    yield advantage(p, stakes, h, risk), Choice(intent, p, p_star)
         if not self.stop or obs.barred_from_stop or not self.targets:
             return
         for members in self.stop_pairs:
@@ -169,9 +225,10 @@ class Caller:
             p = belief.stop_right(obs, accused)
             stakes = self.stops[accused]
             h = hazard(self.kemps_rate, self._wait(obs, accused))
-            p_star = self._p_star(stakes, h)
+            risk = self.risk_about(accused)
+            p_star = self._p_star(stakes, h, risk)
             if p >= p_star:
-                yield advantage(p, stakes, h, self.risk), Choice(CallStopKemps(accused), p, p_star)
+                yield advantage(p, stakes, h, risk), Choice(CallStopKemps(accused), p, p_star)
 
     def _worth_a_look(self, obs: Observation, seat: int, floor: float) -> bool:
         """Whether a call about ``seat`` is open now: something was seen of it since its last touch of the middle,

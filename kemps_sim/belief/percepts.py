@@ -79,12 +79,13 @@ class GestureOdds:
 def fidget_rate(repertoire: Repertoire, name: str, observer: Observer, fidget_scale: float = 1.0) -> float:
     """The rate (per second, for players of ``fidget_scale``) at which the observer believes idle gestures it reads
     as ``name`` come:
-    the gesture's own natural rate, plus the share of its look-alikes' rate it misreads as it (``priming``) that it
+    the gesture's own natural rate, plus the share of its look-alikes' rate it misreads as it (its misread chance in
+    the periphery, where look-alikes are mostly seen: :meth:`~kemps_sim.perception.Observer.misread_chance`) that it
     does not neglect (``1 − neglect``). People neglect it (the default); an ideal observer counts it all. The engine
     primes a seat for its partner's gestures only; the belief keeps one rate per gesture, so an observer that
     neglects nothing counts the misreads for every player's gestures (cautious about opponents)."""
     rate = repertoire[name].rate_for(fidget_scale)
-    counted = observer.priming * (1.0 - observer.neglect)
+    counted = observer.misread_chance(observer.peripheral_d) * (1.0 - observer.neglect)
     if counted > 0.0:
         rate += counted * sum(repertoire[alike].rate_for(fidget_scale) for alike in repertoire.look_alikes(name))
     return rate

@@ -3,11 +3,13 @@ are measured against them.
 
 :func:`load_targets` reads the versioned targets file (:mod:`kemps_sim.calibration.targets`);
 :func:`table_statistics` and :func:`sweep_statistics` measure a sweep's tables and :func:`compare_to_targets` sets
-the two side by side (:mod:`kemps_sim.calibration.statistics`).
+the two side by side (:mod:`kemps_sim.calibration.statistics`); :func:`precision_gain` measures how Kemps precision
+changes along a sweep over d' (:mod:`kemps_sim.calibration.contrast`).
 """
 
 from __future__ import annotations
 
+from kemps_sim.calibration.contrast import precision_gain
 from kemps_sim.calibration.statistics import (
     PARAMETER_STATISTICS,
     STATISTICS,
@@ -26,6 +28,7 @@ __all__ = [
     "compare_to_targets",
     "load_targets",
     "parameter_statistics",
+    "precision_gain",
     "sweep_statistics",
     "table_statistics",
     "targets_from_mapping",

@@ -21,6 +21,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from kemps_sim.calibration.contrast import ACUITY, GAIN, precision_gain
 from kemps_sim.calibration.statistics import compare_to_targets, table_statistics
 from kemps_sim.calibration.targets import Targets, load_targets
 from kemps_sim.errors import ConfigError
@@ -49,6 +50,8 @@ PARAMETERS: tuple[Parameter, ...] = (
     Parameter("slips_per_hour", 0.0, 6.0, "how often an hour an idle touch of the pair's own signal looks meant"),
     # searched within the exact 95% interval of the worked game's 2 changes in 7 chances (agents.signal_choice)
     Parameter("agent.signal_discipline", 0.04, 0.71, "how often a pair changes a blown signal before the next round"),
+    # from a quarter to the loss aversion of a gamble at leisure (agents.composed.CAUTION)
+    Parameter("agent.caution", 0.25, 2.25, "how much a wrong call's cost weighs against a right call's gain"),
 )
 #: The smallest standard error a miss is measured in, as a share of the estimate's scale (an estimate with no
 #: spread, say a share of 0 in every match, would otherwise weigh infinitely).
@@ -57,12 +60,17 @@ FLOOR = 0.01
 #: model's own inputs (face touches, blinks, reaction time) are checked, not fitted.
 FITTED_TARGETS: tuple[str, ...] = (
     "worked_game.right_kemps", "worked_game.right_stop", "worked_game.wrong_calls", "worked_game.kemps_precision",
-    "bound.right_stop_at_most_a_quarter", "bound.right_stop_rarer_in_first_rounds",
+    "bound.right_stop_at_most_a_quarter", "bound.right_stop_far_rarer_in_first_rounds",
     "bound.wrong_calls_within_a_factor_of_three", "bound.right_kemps_commonest_end",
-    "bound.round_lasts_a_minute_or_a_few")
+    "bound.round_lasts_a_minute_or_a_few", "bound.kemps_precision_rises_with_d_prime")
 #: The cells every candidate plays: each preset with the default lineup and a collecting pair against watchers.
 CELLS: dict[str, Sequence[Any]] = {"rules": ["standard", "german", "party", "kems", "peanut_butter"],
                                    "lineup": ["collector", "collector,watcher"]}
+#: The cells of the targets on how call accuracy changes with d' (:mod:`kemps_sim.calibration.contrast`): the
+#: standard rules with both lineups at half and one and a half times the default d' (1 to 3 for a gesture looked
+#: at, 0.4 to 1.2 at the edge of view), everything else the candidate's.
+CONTRAST_CELLS: dict[str, Sequence[Any]] = {"rules": ["standard"], "lineup": ["collector", "collector,watcher"],
+                                            ACUITY: [0.5, 1.5]}
 
 
 @dataclass
@@ -138,22 +146,36 @@ def play(params: Mapping[str, float], matches: int, seed: int, workers: int | No
 
 def evaluate(params: Mapping[str, float], targets: Targets, matches: int, seed: int,
              workers: int | None) -> tuple[float, pd.DataFrame]:
-    """The loss of one candidate and its cells beside the fitted targets."""
+    """The loss of one candidate and its cells beside the fitted targets; the targets on the gain with d' are
+    measured on :data:`CONTRAST_CELLS` at twice ``matches`` (a difference of two precisions needs the calls), one
+    group per lineup (cell ``d_prime:LINEUP``)."""
     chosen = [t for t in targets if t.name in FITTED_TARGETS]
-    comparison = compare_to_targets(table_statistics(play(params, matches, seed, workers)), chosen)
+    per_cell = [t for t in chosen if t.statistic != GAIN]
+    comparison = compare_to_targets(table_statistics(play(params, matches, seed, workers)), per_cell)
+    along = [t for t in chosen if t.statistic == GAIN]
+    if along:
+        gain = precision_gain(play(params, 2 * matches, seed, workers, CONTRAST_CELLS), by=("lineup",))
+        gain.insert(0, "cell", "d_prime:" + gain.pop("lineup").astype(str))
+        comparison = pd.concat([comparison, compare_to_targets(gain, along)], ignore_index=True)
     return loss_of(comparison), comparison
 
 
 def fit(trials: int = 40, matches: int = 30, seed: int = 2026, workers: int | None = None,
         parameters: Sequence[Parameter] = PARAMETERS, targets: Targets | None = None,
-        report: Callable[[int, dict[str, float], float], None] | None = None) -> Fit:
-    """Search ``trials`` candidates with Optuna's TPE sampler (seeded: the same call gives the same fit), then
-    measure the best one's loss on three fresh seeds for the noise of the loss."""
+        report: Callable[[int, dict[str, float], float], None] | None = None,
+        start: Sequence[Mapping[str, float]] = ()) -> Fit:
+    """Search ``trials`` candidates with Optuna's TPE sampler (seeded: the same call gives the same fit), the first
+    ones the ``start`` candidates (say, the defaults in force: a refit starts where the last one ended; values
+    outside a parameter's range are moved to its nearest end), then measure the best one's loss on three fresh
+    seeds for the noise of the loss."""
     import optuna
 
     targets = targets or load_targets()
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(sampler=optuna.samplers.TPESampler(seed=seed))
+    for candidate in start:
+        study.enqueue_trial({p.name: min(max(float(candidate[p.name]), p.low), p.high)
+                             for p in parameters if p.name in candidate})
 
     def objective(trial: optuna.Trial) -> float:
         params = {p.name: trial.suggest_float(p.name, p.low, p.high) for p in parameters}

@@ -60,17 +60,23 @@ def _end_statistics() -> dict[str, str]:
 STATISTICS: dict[str, str] = {
     **_end_statistics(),
     "right_stop_first_minus_later": "right_stop_share_first minus right_stop_share_later, paired by match",
+    "right_stop_first_minus_half_later": "right_stop_share_first minus half right_stop_share_later, paired by match "
+                                         "(at most 0: first rounds end in a right Stop at most half as often)",
     "right_kemps_lead": "right_kemps_share minus the share of the commonest other end, paired by match",
     "wrong_calls_per_round": "wrong calls heard per round, whether or not they end it",
     "kemps_precision": "share of Kemps and Double Kemps calls that were right",
     "stop_precision": "share of Stop Kemps calls that were right",
     "median_round_seconds": "median round duration in seconds of simulated time",
+    "kemps_precision_gain": "kemps_precision at the highest swept d' less at the lowest, paired by match (a sweep "
+                            "over profile.observer.acuity: kemps_sim.calibration.contrast)",
     "face_touches_per_hour": "face touches per player-hour (from the profiles' parameters)",
     "blinks_per_minute": "blinks per player-minute (from the profiles' parameters)",
     "reaction_time_mean": "mean choice reaction time in seconds (from the profiles' parameters)",
 }
 #: The statistics computed from a profile's parameters rather than measured on the tables.
 PARAMETER_STATISTICS = ("face_touches_per_hour", "blinks_per_minute", "reaction_time_mean")
+#: The statistics that compare cells of a sweep (:mod:`kemps_sim.calibration.contrast`), not measured per group.
+ACROSS_CELLS = ("kemps_precision_gain",)
 #: The columns of a statistics table after the group columns.
 COLUMNS = ("statistic", "estimate", "low", "high", "count", "n", "matches", "basis")
 #: The columns of :func:`compare_to_targets` after the group columns.
@@ -159,6 +165,10 @@ def _round_rows(played: pd.DataFrame, confidence: float) -> list[dict[str, Any]]
     diff = paired_ratio_difference(per_match(stopped, first), per_match(stopped, ~first), confidence, SHARE_BOUNDS)
     rows.append(_row("right_stop_first_minus_later", diff.difference, diff.ci_low, diff.ci_high, NAN, len(played),
                      groups))
+    stops_later, later = per_match(stopped, ~first)
+    half = paired_ratio_difference(per_match(stopped, first), (0.5 * stops_later, later), confidence, SHARE_BOUNDS)
+    rows.append(_row("right_stop_first_minus_half_later", half.difference, half.ci_low, half.ci_high, NAN,
+                     len(played), groups))
     everywhere = np.ones(len(played), dtype=bool)
     others = [end for end in END_NAMES if end != "right_kemps"]
     commonest = max(others, key=lambda end: (ends == end).sum())  # the first listed among equals
@@ -243,12 +253,15 @@ def sweep_statistics(results: Any, confidence: float = 0.95) -> pd.DataFrame:
     by = ("cell", *results.params)
     measured = table_statistics(results.tables, by, confidence)
     labels = measured.drop_duplicates("cell").set_index("cell")[list(results.params)]
+    plans = [plan for plan in plan_cells(results.spec()) if plan.cell.id in labels.index]
     parts = [measured]
-    for plan in plan_cells(results.spec()):
-        if plan.cell.id in labels.index:
-            fields = {"cell": plan.cell.id, **labels.loc[plan.cell.id].to_dict()}
-            parts.append(parameter_statistics(plan.profiles, fields=fields))
+    for plan in plans:
+        fields = {"cell": plan.cell.id, **labels.loc[plan.cell.id].to_dict()}
+        parts.append(parameter_statistics(plan.profiles, fields=fields))
     joined = pd.concat(parts, ignore_index=True)
+    if "players" not in by:  # the table size of every cell, for the targets that apply to some sizes only
+        sizes = {plan.cell.id: plan.rules.players for plan in plans}
+        joined.insert(len(by), "players", joined["cell"].map(sizes))
     return joined.sort_values(list(by), kind="mergesort", ignore_index=True)
 
 
@@ -262,7 +275,8 @@ def compare_to_targets(statistics: pd.DataFrame, targets: Iterable[Any]) -> pd.D
     ``[estimate, estimate]``. A parameter statistic's ``[low, high]`` spans its seats' values, so it agrees when
     the seats' range meets the target's interval (at a table of equal seats: when their value lies in it).
     ``inside`` is stricter: the point estimate lies in the target's interval. Both are None where the group has no
-    estimate (say, no Stop Kemps call for a Stop precision).
+    estimate (say, no Stop Kemps call for a Stop precision). A target that names the table sizes it applies to
+    (``players``) is left out of a group with a ``players`` column of another size.
 
     Columns: the group columns, then :data:`COMPARISON_COLUMNS`.
     """
@@ -272,7 +286,10 @@ def compare_to_targets(statistics: pd.DataFrame, targets: Iterable[Any]) -> pd.D
     for key, rows_of_group in groups:
         fields = dict(zip(by, key if isinstance(key, tuple) else (key,), strict=True))
         measured = rows_of_group.drop_duplicates("statistic").set_index("statistic")
+        players = int(fields["players"]) if "players" in fields and fields["players"] == fields["players"] else None
         for target in targets:
+            if not target.applies_to(players):
+                continue
             found = measured.loc[target.statistic] if target.statistic in measured.index else None
             estimate = float(found["estimate"]) if found is not None else NAN
             low = float(found["low"]) if found is not None else NAN

@@ -28,7 +28,7 @@ from kemps_sim.errors import ConfigError
 from kemps_sim.suggest import did_you_mean
 
 #: The versions of the targets file this module reads.
-SUPPORTED_VERSIONS = (1,)
+SUPPORTED_VERSIONS = (1, 2)
 #: The kinds of target, with the keys each takes besides name, statistic, kind, source and note.
 KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # kind: (required keys, optional keys)
     "counts": (("k", "n", "method"), ()),
@@ -40,6 +40,7 @@ KINDS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {  # kind: (required
 #: How an interval is computed from counts: a share of n, or a rate of k events in n rounds.
 METHODS = ("clopper_pearson", "poisson")
 _COMMON = ("name", "statistic", "kind", "source", "note")
+_OPTIONAL = ("players",)  # every kind may name the table sizes it applies to
 _TOP = ("version", "date", "confidence", "target")
 _NAME = re.compile(r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$")
 
@@ -49,7 +50,8 @@ class Target:
     """One target: the statistic it constrains, its value (None for a range without a point), its interval
     ``[low, high]`` (a half-line for a bound) and how that was derived, its source and a note.
 
-    ``k`` and ``n`` are the counts of a ``counts`` target (None otherwise).
+    ``k`` and ``n`` are the counts of a ``counts`` target (None otherwise); ``players`` the table sizes the target
+    applies to (empty: every size).
     """
 
     name: str
@@ -63,6 +65,7 @@ class Target:
     note: str
     k: int | None = None
     n: int | None = None
+    players: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         where = f"target {self.name!r}"
@@ -76,6 +79,10 @@ class Target:
             raise ConfigError(f"{where}: low = {self.low!r}, high = {self.high!r}: must be numbers with low <= high")
         if self.value is not None and not self.low <= self.value <= self.high:
             raise ConfigError(f"{where}.value = {self.value!r}: must lie in [{self.low!r}, {self.high!r}]")
+
+    def applies_to(self, players: int | None) -> bool:
+        """Whether the target applies to a table of ``players`` (None: a table of unknown size, taken to apply)."""
+        return not self.players or players is None or players in self.players
 
     @property
     def bound(self) -> bool:
@@ -216,9 +223,9 @@ def _target(index: int, entry: Mapping[str, Any], confidence: float, made: Mappi
         raise ConfigError(f"{where}.kind = {kind!r}: must be one of {', '.join(KINDS)}")
     required, optional = KINDS[kind]
     for key in entry:
-        if key not in (*_COMMON, *required, *optional):
+        if key not in (*_COMMON, *required, *optional, *_OPTIONAL):
             raise ConfigError(f"{where}.{key} = {entry[key]!r}: not a field of a {kind} target; its fields: "
-                              f"{', '.join((*_COMMON, *required, *optional))}")
+                              f"{', '.join((*_COMMON, *required, *optional, *_OPTIONAL))}")
     for key in (*_COMMON, *required):
         if key not in entry:
             raise ConfigError(f"{where}.{key}: missing; a {kind} target needs {', '.join((*_COMMON, *required))}")
@@ -226,7 +233,7 @@ def _target(index: int, entry: Mapping[str, Any], confidence: float, made: Mappi
         if not isinstance(entry[key], str) or not entry[key].strip():
             raise ConfigError(f"{where}.{key} = {entry[key]!r}: must be non-empty text")
     fields = {"name": name, "statistic": entry["statistic"], "kind": kind, "source": entry["source"],
-              "note": entry["note"]}
+              "note": entry["note"], "players": _players(where, entry.get("players", []))}
     if kind == "counts":
         return Target(**fields, **_counts(where, entry, confidence))
     if kind == "range":
@@ -243,6 +250,13 @@ def _target(index: int, entry: Mapping[str, Any], confidence: float, made: Mappi
         words = "at most" if kind == "at_most" else "at least"
         return Target(**fields, value=value, low=low, high=high, derivation=f"a bound: {words} {value:g}")
     return _within_factor(where, entry, fields, made)
+
+
+def _players(where: str, value: Any) -> tuple[int, ...]:
+    """The table sizes a target applies to: a list of even whole numbers from 4 to 8 (empty: all)."""
+    if not isinstance(value, list) or not all(type(v) is int and v in (4, 6, 8) for v in value):
+        raise ConfigError(f"{where}.players = {value!r}: must be a list of table sizes among 4, 6 and 8")
+    return tuple(sorted(set(value)))
 
 
 def _counts(where: str, entry: Mapping[str, Any], confidence: float) -> dict[str, Any]:
