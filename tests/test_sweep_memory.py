@@ -57,7 +57,10 @@ def _reference_chunk(chunk: Chunk) -> dict[str, pd.DataFrame]:
         for name, table in tables.items():
             # Rows of the scored tables also say the cell's scoring rule, after the replicate.
             led = {**lead, "rules.scoring": plan.rules.scoring} if name != "events" else lead
-            front = pd.DataFrame({k: [v] * len(table) for k, v in led.items()}, index=table.index)
+            if len(table) == 0 and "seed" in table.columns:  # an empty table keeps its keys' types (chunks._frame)
+                table = table.assign(seed=table["seed"].astype("int64"))
+            front = pd.DataFrame({k: pd.Series([v] * len(table), dtype=pd.Series([v]).dtype, index=table.index)
+                                  for k, v in led.items()}, index=table.index)
             collected[name].append(pd.concat([front, table], axis=1))
     return {name: pd.concat([f for f in frames if len(f)] or frames[:1], ignore_index=True)
             for name, frames in collected.items() if frames}
