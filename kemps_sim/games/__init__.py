@@ -5,7 +5,7 @@ The built-in games are ``kemps`` (:mod:`kemps_sim.games.kemps`) and ``krepet`` (
 third-party game is a Python distribution that declares an entry point in the group ``kemps_sim.games``, named as
 the game, loading its :class:`Game`; its agents register in ``kemps_sim.agents`` with a ``game`` attribute naming
 it. Like agents, games are imported only when asked for: :func:`game` loads one record, :func:`game_names` every
-one. A record names the parts of its game as ``"module:attribute"`` references (:class:`Hook`) that are imported
+one. A record names the parts of its game as ``"module:attribute"`` references (:class:`Hooks`) that are imported
 when first used, so that this module, and every layer that asks it, imports nothing of any game.
 """
 
