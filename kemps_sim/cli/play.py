@@ -10,11 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from kemps_sim.cards import RANKS, card_name
-from kemps_sim.cli.rules import parse_overrides
-from kemps_sim.cli.seed import match_seed, say_seed
 from kemps_sim.engine import EngineConfig, simulate_match
 from kemps_sim.errors import ConfigError
 from kemps_sim.games import DEFAULT_GAME, game, game_names
+from kemps_sim.games.commands import match_seed, parse_overrides, say_seed
 from kemps_sim.narrate import narrate, standings_text
 from kemps_sim.presets import preset_names, resolve_any
 from kemps_sim.replay.target import html_seat, html_target

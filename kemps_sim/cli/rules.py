@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import tomllib
-from typing import Any
 
-from kemps_sim.errors import ConfigError
 from kemps_sim.games import DEFAULT_GAME, game, game_names
+from kemps_sim.games.commands import parse_overrides, value_text
 from kemps_sim.presets import PRESETS, preset_names, resolve_any
 from kemps_sim.rules import knob_specs
 
@@ -29,21 +27,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print the resolved knobs as JSON")
     p.add_argument("--list", action="store_true", help="list the presets and their sources")
     p.set_defaults(run=run)
-
-
-def parse_overrides(items: list[str]) -> dict[str, Any]:
-    """``KNOB=VALUE`` strings to a mapping; values are read as TOML, else taken as plain strings."""
-    out: dict[str, Any] = {}
-    for item in items:
-        knob, sep, raw = item.partition("=")
-        if not sep or not knob.strip():
-            raise ConfigError(f"--set {item!r}: must be KNOB=VALUE, e.g. --set double_kemps=true")
-        try:
-            value = tomllib.loads(f"v = {raw}")["v"]
-        except tomllib.TOMLDecodeError:
-            value = raw
-        out[knob.strip()] = value
-    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,14 +60,3 @@ def run_kemps(args: argparse.Namespace) -> int:
     for knob, value in rules.as_dict().items():
         print(f"  {knob:<{width}}  {value_text(value):<22} {resolved.origins[knob]}")
     return 0
-
-
-def value_text(value: Any) -> str:
-    """A knob's value as the table prints it: - for none, on/off, a list joined by /."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    if isinstance(value, tuple):
-        return " / ".join(value)
-    return str(value)

@@ -11,9 +11,8 @@ import sys
 from typing import Any
 
 from kemps_sim.cards import card_name
-from kemps_sim.cli.rules import parse_overrides, value_text
-from kemps_sim.cli.seed import match_seed, say_seed
 from kemps_sim.errors import ConfigError
+from kemps_sim.games.commands import match_seed, parse_overrides, say_seed, value_text
 
 DEFAULT_LINEUP = "greedy"
 
@@ -96,6 +95,5 @@ def run_rules(args: argparse.Namespace) -> int:
           "where the source is silent or ambiguous.\n")
     width = max(map(len, rules.as_dict()))
     for knob, value in rules.as_dict().items():
-        shown = " / ".join(map(str, value)) if isinstance(value, tuple) else value_text(value)
-        print(f"  {knob:<{width}}  {shown:<14} {origins[knob]}")
+        print(f"  {knob:<{width}}  {value_text(value):<14} {origins[knob]}")
     return 0
