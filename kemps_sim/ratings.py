@@ -23,52 +23,17 @@ from __future__ import annotations
 
 import math
 import textwrap
-from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.lineup import entry_text, parse_entry, split_lineup
 from kemps_sim.ratings_fit import LOWER_ONLY, REFERENCE, UNBOUNDED, UPPER_ONLY, BradleyTerryFit
 
 #: Points of Elo per unit of log-strength: a 400-point gap is odds of 10 to 1.
 ELO_PER_LOG = 400.0 / math.log(10.0)
 _OUTCOME_COLUMNS = ("first", "second", "score")
-
-
-def pairings(strategies: Sequence[str]) -> list[str]:
-    """The lineups of a round robin: every unordered pair of distinct strategies, in both seatings.
-
-    The order follows the input: for ``i < j`` the lineup ``"S_i,S_j"`` comes right before ``"S_j,S_i"``, so
-    three strategies give six lineups and each ordered pair appears once. Playing both seatings cancels the
-    first-seat advantage out of the head-to-head means.
-    """
-    if isinstance(strategies, str):
-        raise ConfigError(f"strategies = {strategies!r}: must be a sequence of strategy names, not one string")
-    names = []
-    for entry in strategies:
-        if not isinstance(entry, str) or not entry.strip():
-            raise ConfigError(f"strategy {entry!r}: must be a non-empty agent spec such as 'collector'")
-        if len(split_lineup(entry)) != 1:
-            raise ConfigError(f"strategy {entry!r}: must be one agent spec; commas only inside its parentheses")
-        names.append(_canonical(entry))
-    if len(names) < 2:
-        raise ConfigError(f"strategies = {list(strategies)!r}: a round robin needs at least 2 strategies")
-    duplicates = sorted({n for n in names if names.count(n) > 1})
-    if duplicates:
-        raise ConfigError(f"strategies = {names!r}: each strategy must appear once; repeated: {duplicates}")
-    lineups = []
-    for i, first in enumerate(names):
-        for second in names[i + 1:]:
-            lineups += [f"{first},{second}", f"{second},{first}"]
-    return lineups
-
-
-def _canonical(entry: str) -> str:
-    """The agent spec as a lineup labels it (``watcher()`` and ``watcher`` alike), so equal specs compare equal."""
-    return entry_text(*parse_entry(entry))
 
 
 def match_outcomes(pairs: pd.DataFrame) -> pd.DataFrame:
@@ -377,3 +342,10 @@ def tournament_summary(pairs: pd.DataFrame, confidence: float = 0.95, seat_advan
     lines += ["", "Head-to-head: mean score of the row strategy against the column strategy (ordered by rating)",
               matrix.to_string(float_format="{:.3f}".format, na_rep="-")]
     return "\n".join(lines)
+
+
+def __getattr__(name: str) -> object:
+    if name == "pairings":  # an error, not a forward: ratings take outcomes and know nothing of lineups
+        raise AttributeError("kemps_sim.ratings.pairings has moved: use kemps_sim.sweep.tournament.pairings (also "
+                             "kemps_sim.sweep.pairings), which plans the round robin's lineups")
+    raise AttributeError(f"module 'kemps_sim.ratings' has no attribute {name!r}")

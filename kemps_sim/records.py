@@ -12,6 +12,7 @@ from collections.abc import Iterable
 import pandas as pd
 
 from kemps_sim import trace
+from kemps_sim.games import GameTables
 from kemps_sim.results import MATCH_TABLES, Fate, MatchResult
 from kemps_sim.seating import NOBODY, pair_of, pair_seats, partner
 from kemps_sim.trace import CallHeard, Gestured, HandFour, Perceived, RaceLost, Refilled, StallSaid, Swapped, Swept
@@ -228,3 +229,13 @@ def _holder(call: CallHeard, n: int, reveals: str, four_at: list[float]) -> int:
     if reveals == "accused_pair" and math.isnan(four_at[accused]) and not math.isnan(four_at[other]):
         return other
     return accused
+
+
+#: The rows a Kemps match writes, as the Kemps game record's ``tables`` names them: its ``matches`` row, one row per
+#: pair, round, call and four of a kind, and (with ``events = true``) every event of the trace; every table but the
+#: events takes the cell's scoring rule. Here, beside the rows, so that the game record imports none of them.
+TABLES = GameTables(match_row,
+                    {"pairs": (pairs_rows, None), "rounds": (rounds_rows, None), "calls": (calls_rows, CALLS_COLUMNS),
+                     "fours": (fours_rows, FOURS_COLUMNS)},
+                    ("events", events_rows, EVENT_COLUMNS),
+                    scored=("matches", "pairs", "rounds", "calls", "fours"))

@@ -25,6 +25,7 @@ from typing import Any
 
 from kemps_sim.agent import Agent, BaseAgent
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import BUILT_IN as BUILT_IN_GAMES
 from kemps_sim.games import DEFAULT_GAME, game_names
 from kemps_sim.games import game as game_record
 from kemps_sim.suggest import did_you_mean
@@ -95,18 +96,14 @@ class _Registry:
 
 
 def builtin_classes() -> tuple[type[BaseAgent], ...]:
-    """The built-in policy classes in their stable order: ``kemps_sim_agents.BUILTINS`` (the repository's
-    ``agents/`` folder, installed under an import name of this project's own) when the package exports it, then
-    its Krepet agents, ``KREPET_BUILTINS``."""
-    import kemps_sim_agents
-
-    builtins = getattr(kemps_sim_agents, "BUILTINS", None)
-    if builtins is not None:
-        return tuple(builtins) + tuple(getattr(kemps_sim_agents, "KREPET_BUILTINS", ()))
-    from kemps_sim_agents.collector import Collector
-    from kemps_sim_agents.random_agent import RandomAgent
-
-    return (RandomAgent, Collector)
+    """The built-in policy classes in their stable order: the agents each built-in game's record names (its
+    ``agents`` part: Kemps's ``kemps_sim_agents.BUILTINS``, from the repository's ``agents/`` folder installed under
+    an import name of this project's own, then Krepet's ``KREPET_BUILTINS``). Asked of the records rather than
+    imported here, so that the registry sits below the agents it finds."""
+    classes: list[type[BaseAgent]] = []
+    for name in BUILT_IN_GAMES:
+        classes += game_record(name).hook("agents") or ()
+    return tuple(classes)
 
 
 def builtin_agents() -> dict[str, type[BaseAgent]]:

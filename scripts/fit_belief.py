@@ -1,5 +1,5 @@
 """Regenerate kemps_sim/belief/fitted.py: the belief's prior model and the rates of the signalling game, measured on
-simulated play of the built-in reasoning agents (see kemps_sim.belief.fitting for what is measured and how).
+simulated play of the built-in reasoning agents (see kemps_sim.calibration.belief for what is measured and how).
 
     python scripts/fit_belief.py                     # the committed constants: every preset, 4/6/8 players
     python scripts/fit_belief.py --matches 2 --iterations 1 --output /tmp/fitted.py   # a quick look
@@ -14,7 +14,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from kemps_sim.belief.fitting import FitPlan, run
+from kemps_sim.calibration.belief import FitPlan, run
 
 DEFAULT_OUTPUT = Path(__file__).resolve().parent.parent / "kemps_sim" / "belief" / "fitted.py"
 

@@ -13,12 +13,12 @@ import pytest
 from kemps_sim import load_rules
 from kemps_sim.belief import Belief, fitted
 from kemps_sim.belief.decision import advantage, hazard, threshold
-from kemps_sim.belief.fitting import FitPlan, _design, fit_logistic, run
 from kemps_sim.belief.honesty import Honesty
 from kemps_sim.belief.payoffs import Stakes, kemps_stakes, pair_value, stop_stakes
 from kemps_sim.belief.percepts import GestureOdds, likelihood_ratio
 from kemps_sim.belief.prior import CERTAIN, ELAPSED_BOUNDS, IMPOSSIBLE, STILL_BOUNDS, HoldPrior, known_cards
 from kemps_sim.belief.tracking import MIXED, HeardCall, TableReader
+from kemps_sim.calibration.belief import FitPlan, _design, fit_logistic, run
 from kemps_sim.cards import cards
 from kemps_sim.gestures import DEFAULT_REPERTOIRE
 from kemps_sim.observation import Observation

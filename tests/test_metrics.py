@@ -16,12 +16,12 @@ import pytest
 from scipy import stats as scipy_stats
 
 from kemps_sim import metrics, stats
-from kemps_sim.cli import comparison as cli_comparison
 from kemps_sim.cli import main
 from kemps_sim.errors import ConfigError
 from kemps_sim.games import BUILT_IN, game_names
 from kemps_sim.metrics import ESTIMATORS, estimator, every, get, names, target_names
 from kemps_sim.plots.labels import METRIC_LABELS, METRICS
+from kemps_sim.report import comparison as report_comparison
 from kemps_sim.results import ACCURACY_METRICS, COMPARE_METRICS, FATES
 from kemps_sim.stats import _compared
 from kemps_sim.stats.summary import CALLS_HEADER, LABELS, summary_legend
@@ -96,14 +96,14 @@ def test_every_list_of_metric_names_is_the_registrys_for_its_role():
     assert [f"conversion_{fate}" for fate in FATES] == [m for m in names(role="accuracy") if m.startswith("conv")]
     assert {m.name: m.figure_caption for m in every(role="accuracy")} == METRIC_LABELS
     assert targets.TARGET_METRICS == target_names() == ("win_rate", "pairN.win_rate", *ACCURACY_METRICS)
-    assert tuple(m.name for m in every(role="compare") if m.per_side) == cli_comparison.PAIR_METRICS
+    assert tuple(m.name for m in every(role="compare") if m.per_side) == report_comparison.PAIR_METRICS
     assert spec_comparison.SCORED_ONLY_UNDER == {"letters": "letters", "points": "points"}
     assert stats.metrics_under("rounds_won") == tuple(m for m in names(role="compare") if m not in ("letters",
                                                                                                     "points"))
     assert SWEEP_KEYS["until_metric"].startswith("the metric until_ci narrows, one of " + ", ".join(target_names()))
     assert COMPARE_KEYS["metric"].startswith("one of " + ", ".join(names(role="compare")))
     for metric in names(role="compare"):
-        assert cli_comparison.tables_for(metric) == tuple(dict.fromkeys(("matches", "pairs", *get(metric).tables)))
+        assert report_comparison.tables_for(metric) == tuple(dict.fromkeys(("matches", "pairs", *get(metric).tables)))
 
 
 def test_a_games_metrics_are_those_the_registry_says_apply_to_it():
@@ -254,7 +254,7 @@ def test_every_row_of_the_scored_tables_of_a_kemps_chunk_says_its_scoring_rule(t
 
 
 def test_rows_written_before_rows_recorded_their_rule_get_it_from_the_spec(tmp_path):
-    from kemps_sim.cli.folder import with_scoring
+    from kemps_sim.report import with_scoring
     from kemps_sim.sweep import SweepResults, plan_cells, spec_from_mapping
 
     data = quick_data(tmp_path / "x", matches=1)

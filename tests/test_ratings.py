@@ -21,11 +21,11 @@ from kemps_sim.ratings import (
     head_to_head,
     head_to_head_long,
     match_outcomes,
-    pairings,
     rating_difference,
     tournament_summary,
 )
 from kemps_sim.records import tables
+from kemps_sim.sweep.tournament import pairings
 
 NAMES = ["a", "b", "c"]
 TRUTH = np.array([-0.5, 0.0, 0.7])  # log-strengths of a, b, c; mean 0.067, centred below
@@ -318,3 +318,11 @@ def test_pairings_treat_equal_agent_specs_as_one_strategy():
         "watcher,cautious(threshold=0.9)", "cautious(threshold=0.9),watcher"]
     with pytest.raises(ConfigError, match="each strategy must appear once"):
         pairings(["watcher", "watcher()"])
+
+
+def test_pairings_moved_with_a_message_naming_their_new_home():
+    """Ratings take outcomes: the round robin's lineups are planned with the tournament, and the old name says where."""
+    import kemps_sim.ratings as ratings
+
+    with pytest.raises(AttributeError, match=r"^kemps_sim.ratings.pairings has moved: use kemps_sim.sweep.tournament"):
+        ratings.pairings  # noqa: B018

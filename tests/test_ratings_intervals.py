@@ -17,7 +17,8 @@ import pytest
 from scipy import optimize, stats
 
 from kemps_sim import ConfigError
-from kemps_sim.ratings import bradley_terry, pairings, rating_difference, tournament_summary
+from kemps_sim.ratings import bradley_terry, rating_difference, tournament_summary
+from kemps_sim.sweep.tournament import pairings
 
 Q95 = float(stats.chi2.ppf(0.95, 1))  # 3.841: the deviance at a 95 % profile-likelihood bound
 

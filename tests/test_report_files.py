@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from kemps_sim.cli import main
-from kemps_sim.cli.report import summary_csv_name
+from kemps_sim.report import summary_csv_name
 from kemps_sim.sweep import run_sweep
 from tests.sweeps import quick_spec
 

@@ -12,7 +12,7 @@ import pytest
 
 from kemps_sim import stats
 from kemps_sim.cli import main
-from kemps_sim.cli.comparison import tables_for
+from kemps_sim.report import tables_for
 from kemps_sim.stats.summary import CALLS_HEADER, LABELS, format_summary, group_label, summary_legend
 from kemps_sim.sweep import load_results, run_sweep, spec_from_mapping
 from tests.sweeps import quick_data, toml_text

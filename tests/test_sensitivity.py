@@ -12,13 +12,6 @@ import pandas as pd
 import pytest
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.stats.sensitivity import (
-    SensitivityWarning,
-    cell_metric,
-    morris_indices,
-    sobol_indices,
-    sobol_second_order,
-)
 from kemps_sim.stats.sensitivity_checks import morris_verdict, sobol_verdict
 from kemps_sim.sweep import (
     design_cells,
@@ -27,6 +20,13 @@ from kemps_sim.sweep import (
     run_sweep,
     sample_matrix,
     spec_from_mapping,
+)
+from kemps_sim.sweep.sensitivity import (
+    SensitivityWarning,
+    cell_metric,
+    morris_indices,
+    sobol_indices,
+    sobol_second_order,
 )
 from tests.sweeps import quick_spec
 
@@ -281,3 +281,14 @@ def test_points_that_differ_mostly_by_the_luck_of_their_matches_are_said_to_and_
     # Pure noise: the points differ no more than their luck would make them.
     with pytest.warns(SensitivityWarning, match="differ no more than the luck"):
         sobol_indices(noisy(spec, lambda a, b, c: 0.0, 10, 1.0), spec, "y")
+
+
+def test_the_indices_moved_to_the_sweeps_with_a_message_naming_their_new_home():
+    """The statistics sit below the sweeps, so the indices, which read a sweep's folder and design, live there;
+    the old names say where."""
+    from kemps_sim import stats, sweep
+
+    assert sweep.sobol_indices is sobol_indices and sweep.cell_metric is cell_metric
+    with pytest.raises(AttributeError, match=r"^kemps_sim.stats.sobol_indices has moved: use "
+                                             r"kemps_sim.sweep.sensitivity.sobol_indices"):
+        stats.sobol_indices  # noqa: B018

@@ -11,9 +11,9 @@ from kemps_sim.krepet.presets import load_krepet_rules
 from kemps_sim.lineup import resolve_lineup
 from kemps_sim.presets import load_rules
 from kemps_sim.stats import compare
-from kemps_sim.stats.sensitivity import cell_metric
 from kemps_sim.suggest import closest, did_you_mean
 from kemps_sim.sweep import SpecError, load_results, run_sweep, spec_from_mapping
+from kemps_sim.sweep.sensitivity import cell_metric
 from tests.sweeps import quick_data, quick_spec
 
 

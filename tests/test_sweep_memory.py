@@ -18,9 +18,9 @@ from pandas.testing import assert_frame_equal
 
 from kemps_sim import records, stats
 from kemps_sim.cli import main
-from kemps_sim.cli.folder import with_scoring
 from kemps_sim.engine import simulate_match
 from kemps_sim.errors import ConfigError
+from kemps_sim.report import with_scoring
 from kemps_sim.results import ACCURACY_METRICS, COMPARE_METRICS, EndReason
 from kemps_sim.sweep import ResultStore, load_results, plan_tasks, run_sweep, spec_from_mapping, streaming
 from kemps_sim.sweep.chunks import TABLES, Chunk, chunk_tables, crashed_chunk, make_chunks, run_chunk
@@ -115,7 +115,7 @@ def test_encoded_chunks_are_written_with_receipts_that_verify(tmp_path):
 def test_the_streamed_summary_equals_the_summary_of_the_loaded_tables(folder, by, batch, monkeypatch):
     monkeypatch.setattr(streaming, "BATCH_MATCHES", batch)
     results = load_results(folder)
-    from kemps_sim.cli.folder import cell_scorings as _cell_scorings
+    from kemps_sim.report import cell_scorings as _cell_scorings
 
     expected = stats.summary_table(with_scoring(results), by=by, confidence=0.9)
     got = summarise_folder(folder, by, confidence=0.9, scorings=_cell_scorings(results.manifest))

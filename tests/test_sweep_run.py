@@ -21,13 +21,19 @@ ROOT = Path(__file__).parent.parent
 
 
 def test_rows_carry_cell_parameters_seed_and_replicate(tmp_path):
-    run = run_sweep(quick_spec(tmp_path / "out", matches=3), workers=1, progress=False)
+    from kemps_sim.sweep import plan_cells
+
+    spec = quick_spec(tmp_path / "out", matches=3)
+    run = run_sweep(spec, workers=1, progress=False)
     assert (run.planned, run.ran, run.already_done, run.mode) == (12, 12, 0, "new")
+    rules = {plan.cell.id: plan.rules.scoring for plan in plan_cells(spec)}
     results = load_results(tmp_path / "out")
     assert results.params == ("rules.double_kemps", "profile.observer.d_fixated")
     for name in ("matches", "pairs", "rounds", "calls", "fours"):
         table = results[name]
-        assert list(table.columns[:5]) == ["cell", *results.params, "replicate", "seed"], name
+        # every row says its cell's scoring rule after the replicate (rows record the rule they were played under)
+        assert list(table.columns[:6]) == ["cell", *results.params, "replicate", "rules.scoring", "seed"], name
+        assert (table["rules.scoring"] == table["cell"].map(rules)).all(), name
     matches = results.matches
     assert len(matches) == 12
     assert all(sorted(group) == [0, 1, 2] for _, group in matches.groupby("cell")["replicate"])

@@ -1,6 +1,6 @@
 """Constants measured on simulated play by ``scripts/fit_belief.py``: do not edit; run the script.
 
-See :mod:`kemps_sim.belief.fitting` for how each is measured.
+See :mod:`kemps_sim.calibration.belief` for how each is measured.
 """
 
 #: How the constants were made: the script's arguments, the sample sizes and the prior's calibration by decile

@@ -8,7 +8,7 @@ rank it collects are unaccounted for (not in the reading seat's own hand, the mi
 player's known cards) than it still needs, it cannot have them.
 
 Everything else is a table fitted to simulated play by ``scripts/fit_belief.py`` (in
-:mod:`kemps_sim.belief.fitted`, see :mod:`kemps_sim.belief.fitting`):
+:mod:`kemps_sim.belief.fitted`, see :mod:`kemps_sim.calibration.belief`):
 
     logit P(holds four) = table[players][k][still][elapsed]
 

@@ -4,7 +4,9 @@ are measured against them.
 :func:`load_targets` reads the versioned targets file (:mod:`kemps_sim.calibration.targets`);
 :func:`table_statistics` and :func:`sweep_statistics` measure a sweep's tables and :func:`compare_to_targets` sets
 the two side by side (:mod:`kemps_sim.calibration.statistics`); :func:`precision_gain` measures how Kemps precision
-changes along a sweep over d' (:mod:`kemps_sim.calibration.contrast`).
+changes along a sweep over d' (:mod:`kemps_sim.calibration.contrast`). The belief's constants are measured on
+simulated play here too (:mod:`kemps_sim.calibration.belief`, run by ``scripts/fit_belief.py``), above the engine
+that plays it.
 """
 
 from __future__ import annotations

@@ -53,8 +53,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the spec, run what is missing, and print the summary."""
-    from kemps_sim.cli.folder import check_by
     from kemps_sim.cli.report import print_summary
+    from kemps_sim.report import check_by
     from kemps_sim.sweep import plan_tasks, read_spec, run_sweep
     from kemps_sim.sweep.store import QUARANTINE
 

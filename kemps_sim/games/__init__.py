@@ -43,7 +43,10 @@ class Hooks:
     ``legend(columns)``: its legend lines; ``figures(tables, folder, params)``: its standard figures;
     ``replay(result, seat)``: the replay page's data, legend file and title (``None``: the game has no page; its
     result's class names the game as ``game``);
-    ``check_agent(agent, ...)``: the conformance check of an agent of the game. The last five are optional.
+    ``check_agent(agent, ...)``: the conformance check of an agent of the game; ``agents``: the game's own agent
+    classes in their order (a built-in game's are the built-in agents, which the agent registry finds here rather
+    than by importing them; a third-party game's agents register under ``kemps_sim.agents`` instead). The last six
+    are optional.
     """
 
     load_rules: str
@@ -59,6 +62,7 @@ class Hooks:
     figures: str | None = None
     check_agent: str | None = None
     replay: str | None = None
+    agents: str | None = None
 
 
 @dataclass(frozen=True)

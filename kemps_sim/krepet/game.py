@@ -34,7 +34,7 @@ GAME = Game(
                 summary="kemps_sim.krepet.stats:krepet_summary", legend="kemps_sim.krepet.stats:LEGEND",
                 figures="kemps_sim.krepet.figures:krepet_figures",
                 check_agent="kemps_sim.krepet.conformance:check_krepet_agent",
-                replay="kemps_sim.krepet.replay:page_parts"),
+                replay="kemps_sim.krepet.replay:page_parts", agents="kemps_sim_agents:KREPET_BUILTINS"),
     players=2,
     seats_per_side=1,
     count_word="games",

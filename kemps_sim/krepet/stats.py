@@ -23,8 +23,7 @@ import numpy as np
 import pandas as pd
 
 from kemps_sim.results import FAILED_END_REASONS
-from kemps_sim.stats._clusters import clustered_share
-from kemps_sim.stats._intervals import wilson
+from kemps_sim.stats import clustered_share, wilson
 
 PLAYERS = (0, 1)
 

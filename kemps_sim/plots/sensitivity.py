@@ -1,9 +1,9 @@
 """Sensitivity indices as a figure: which parameters move a metric, alone and with the others.
 
-For a Sobol' table (:func:`kemps_sim.stats.sensitivity.sobol_indices`) each parameter gets two bars, its first-order
+For a Sobol' table (:func:`kemps_sim.sweep.sensitivity.sobol_indices`) each parameter gets two bars, its first-order
 index (the share of the metric's variance it causes alone) and its total-order index (alone and in interaction),
 each with the bootstrap half-width at the table's confidence level. For a Morris table
-(:func:`~kemps_sim.stats.sensitivity.morris_indices`) each parameter gets one bar, mu* (the mean absolute effect of
+(:func:`~kemps_sim.sweep.sensitivity.morris_indices`) each parameter gets one bar, mu* (the mean absolute effect of
 moving it over its whole range), with its half-width, and a marker for sigma (how much that effect depends on the
 others).
 """

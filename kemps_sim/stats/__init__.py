@@ -12,9 +12,8 @@ played the same seeds (common random numbers). Intervals and tests come from ``s
 One name per metric everywhere: ``win_rate``, ``kemps_precision``, ``stop_precision``, ``conversion_<fate>``,
 ``four_to_call`` (a delay; its median ``four_to_call_median``), ``letters``, ``points``, ``rounds_won``.
 
-The sensitivity indices of a Sobol' or Morris sweep (:mod:`kemps_sim.stats.sensitivity`: ``sobol_indices``,
-``sobol_second_order``, ``morris_indices``, ``cell_metric``) are imported on first use, since they read sweep
-folders and so need :mod:`kemps_sim.sweep`.
+The sensitivity indices of a Sobol' or Morris sweep read its folder and its design, so they live with the sweeps
+(:mod:`kemps_sim.sweep.sensitivity`); their checks (:mod:`kemps_sim.stats.sensitivity_checks`) stay here.
 """
 
 from __future__ import annotations
@@ -22,6 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from kemps_sim.stats._clusters import clustered_share
+from kemps_sim.stats._intervals import Estimate, wilson
 from kemps_sim.stats._scoring import SCORING_COLUMN, SCORING_RULES
 from kemps_sim.stats.difference import (
     METRICS,
@@ -39,8 +39,8 @@ from kemps_sim.stats.summary import format_summary, summary_table
 from kemps_sim.stats.text import apart, difference_text, estimate_text
 from kemps_sim.stats.timing import TIMING_MEASURES, call_timings, kemps_calls
 
-#: Names of :mod:`kemps_sim.stats.sensitivity`, imported on first use (it needs the sweep package).
-_SENSITIVITY = ("cell_metric", "morris_indices", "sobol_indices", "sobol_second_order")
+#: Names that moved to :mod:`kemps_sim.sweep.sensitivity` (they read sweep folders, which the statistics do not).
+_MOVED = ("cell_metric", "morris_indices", "sobol_indices", "sobol_second_order")
 
 __all__ = [
     "ACCURACY_METRICS",
@@ -51,10 +51,10 @@ __all__ = [
     "SCORING_RULES",
     "TIMING_MEASURES",
     "Comparison",
+    "Estimate",
     "apart",
     "call_accuracy",
     "call_timings",
-    "cell_metric",
     "clustered_share",
     "compare",
     "comparison_sentence",
@@ -65,20 +65,17 @@ __all__ = [
     "format_summary",
     "kemps_calls",
     "metrics_under",
-    "morris_indices",
     "outcome_shares",
     "paired_difference",
     "scores",
-    "sobol_indices",
-    "sobol_second_order",
     "summary_table",
+    "wilson",
     "win_rates",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    if name in _SENSITIVITY:
-        from kemps_sim.stats import sensitivity
-
-        return getattr(sensitivity, name)
+    if name in _MOVED:  # an error, not a forward: the statistics sit below the sweeps and import nothing of them
+        raise AttributeError(f"kemps_sim.stats.{name} has moved: use kemps_sim.sweep.sensitivity.{name} (also "
+                             f"kemps_sim.sweep.{name})")
     raise AttributeError(f"module 'kemps_sim.stats' has no attribute {name!r}")

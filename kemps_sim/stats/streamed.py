@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from kemps_sim.frames import settle_dtypes
 from kemps_sim.metrics import estimator, every
 from kemps_sim.results import FATES
 from kemps_sim.stats._groups import Key, as_by, check_confidence, group_keys, key_of, split, truthy
@@ -189,6 +190,4 @@ def _share(successes: int, trials: int) -> float:
 
 def _settled(frames: list[pd.DataFrame]) -> pd.DataFrame:
     """One table's distinct group values from all chunks, with the dtypes the whole stacked table would have."""
-    from kemps_sim.sweep.store import settle_dtypes
-
     return settle_dtypes(pd.concat(frames, ignore_index=True))

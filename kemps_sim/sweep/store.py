@@ -35,6 +35,7 @@ from typing import Any, TypeVar
 import pandas as pd
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.frames import settle_dtypes
 from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep import receipts
 from kemps_sim.sweep.chunks import FAILED, KEY_COLUMNS, TABLES
@@ -380,24 +381,6 @@ def _stack(frames: list[pd.DataFrame]) -> pd.DataFrame:
     table["_row"] = range(len(table))
     table = table.sort_values(["cell", "replicate", "_row"], ignore_index=True)
     return settle_dtypes(table.drop(columns="_row"))
-
-
-def settle_dtypes(table: pd.DataFrame) -> pd.DataFrame:
-    """One dtype per column whatever the chunking: a file in which a column happened to be empty stores it as
-    null, which would otherwise turn the stacked column into ``object``. Text columns become ``str`` and number
-    columns ``float64`` (missing values as NaN); mixed columns stay ``object`` with None for missing values."""
-    for column in table.columns:
-        values = table[column]
-        if values.dtype != object:
-            continue
-        present = values.dropna()
-        if len(present) and all(isinstance(v, str) for v in present):
-            table[column] = values.astype("str")
-        elif len(present) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in present):
-            table[column] = values.astype("float64")
-        else:
-            table[column] = values.astype(object).where(values.notna(), None)
-    return table
 
 
 def package_versions() -> dict[str, str]:

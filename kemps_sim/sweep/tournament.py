@@ -2,7 +2,8 @@
 (Kemps: two pairs, four players; Krepet: two players, one per chair).
 
 Running it as an ordinary sweep gives tournaments everything sweeps have: any executor, resuming, Parquet tables.
-:mod:`kemps_sim.ratings` turns its pairs table into Bradley–Terry ratings and the head-to-head matrix.
+:func:`pairings` lists its lineups; :mod:`kemps_sim.ratings` turns the outcomes in its pairs table into Bradley–Terry
+ratings and the head-to-head matrix.
 """
 
 from __future__ import annotations
@@ -13,8 +14,41 @@ from typing import Any
 from kemps_sim.errors import ConfigError
 from kemps_sim.games import DEFAULT_GAME
 from kemps_sim.games import game as game_record
-from kemps_sim.ratings import pairings
+from kemps_sim.lineup import entry_text, parse_entry, split_lineup
 from kemps_sim.sweep.spec import SweepSpec, spec_from_mapping
+
+
+def pairings(strategies: Sequence[str]) -> list[str]:
+    """The lineups of a round robin: every unordered pair of distinct strategies, in both seatings.
+
+    The order follows the input: for ``i < j`` the lineup ``"S_i,S_j"`` comes right before ``"S_j,S_i"``, so
+    three strategies give six lineups and each ordered pair appears once. Playing both seatings cancels the
+    first-seat advantage out of the head-to-head means.
+    """
+    if isinstance(strategies, str):
+        raise ConfigError(f"strategies = {strategies!r}: must be a sequence of strategy names, not one string")
+    names = []
+    for entry in strategies:
+        if not isinstance(entry, str) or not entry.strip():
+            raise ConfigError(f"strategy {entry!r}: must be a non-empty agent spec such as 'collector'")
+        if len(split_lineup(entry)) != 1:
+            raise ConfigError(f"strategy {entry!r}: must be one agent spec; commas only inside its parentheses")
+        names.append(_canonical(entry))
+    if len(names) < 2:
+        raise ConfigError(f"strategies = {list(strategies)!r}: a round robin needs at least 2 strategies")
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ConfigError(f"strategies = {names!r}: each strategy must appear once; repeated: {duplicates}")
+    lineups = []
+    for i, first in enumerate(names):
+        for second in names[i + 1:]:
+            lineups += [f"{first},{second}", f"{second},{first}"]
+    return lineups
+
+
+def _canonical(entry: str) -> str:
+    """The agent spec as a lineup labels it (``watcher()`` and ``watcher`` alike), so equal specs compare equal."""
+    return entry_text(*parse_entry(entry))
 
 
 def tournament_data(strategies: Sequence[str], matches: int = 50, rules: str | None = None,

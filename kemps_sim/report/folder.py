@@ -1,9 +1,11 @@
-"""What a results folder's summary and comparisons share: the game its sweep played, how its rows are grouped
-(``--by``), and its tables with each row's scoring rule."""
+"""What a results folder's summary and comparisons share: its results read (whole, or only its manifest for a
+summary streamed chunk by chunk), the game its sweep played, how its rows are grouped (``--by``), and its tables
+with each row's scoring rule."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kemps_sim.errors import ConfigError
@@ -16,6 +18,34 @@ if TYPE_CHECKING:  # pandas and the store load when a folder is read, not for --
 
 #: The tables the statistics read, which get the ``rules.scoring`` column (not the large events table).
 SCORED_TABLES = ("matches", "pairs", "rounds", "calls", "fours")
+
+
+def load_folder(folder: str | Path, skip_damaged: bool = False, tables: bool = True) -> SweepResults:
+    """A results folder's tables; one with no finished match yet is a usage error, and so is a damaged chunk
+    unless ``skip_damaged`` (see :func:`kemps_sim.sweep.load_results`).
+
+    With ``tables`` False nothing is loaded (only the manifest is read): the results hold no table, and
+    :func:`kemps_sim.report.summarise` reads the folder chunk by chunk, in memory that does not grow with the sweep.
+    """
+    from kemps_sim.sweep import SweepResults, load_results
+    from kemps_sim.sweep.streaming import ChunkReader
+
+    if not tables:
+        reader = ChunkReader(folder)
+        return SweepResults(reader.store.folder, {}, reader.params, reader.manifest)
+    results = load_results(folder, skip_damaged=skip_damaged)
+    if results["matches"].empty:
+        raise ConfigError(f"results folder {str(folder)!r}: holds no finished matches yet")
+    return results
+
+
+def skipped_text(skipped: Mapping[str, str]) -> str | None:
+    """Which damaged chunks were left out (``--skip-damaged``), in one line; None when none were."""
+    if not skipped:
+        return None
+    count = len(skipped)
+    return (f"skipped {count} damaged chunk{'s' if count != 1 else ''} ({'; '.join(skipped.values())}); the "
+            "summary covers the sound chunks only; resume the sweep to recompute them")
 
 
 def game_of(manifest: Mapping[str, Any]) -> str:

@@ -1,19 +1,18 @@
 """The difference between two groups of a results folder in words: what ``kemps-sim report --compare`` prints, and
 the answer to the question a sweep spec asks in its ``[compare]`` table, which ends the summary that ``kemps-sim
-sweep`` and ``kemps-sim report`` print."""
+sweep`` and ``kemps-sim report`` print (:func:`answer_text`)."""
 
 from __future__ import annotations
 
-import sys
 import textwrap
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from kemps_sim.cli.folder import game_of, grouping, with_scoring
 from kemps_sim.errors import ConfigError
 from kemps_sim.games import game
 from kemps_sim.metrics import every, get
+from kemps_sim.report.folder import game_of, grouping, with_scoring
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -86,20 +85,6 @@ def answer_text(folder: str | Path, question: Any, confidence: float = 0.95, ski
                              confidence)
     sentence = textwrap.fill(stats.comparison_sentence(outcome, by=question.by, who=who or ""), WIDTH)
     return f"{question.question}\n{sentence}" if question.question else sentence
-
-
-def print_answer(folder: str | Path, question: Any, confidence: float = 0.95, skip_damaged: bool = False,
-                 results: SweepResults | None = None) -> None:
-    """Print :func:`answer_text` after a blank line; a question the results cannot answer (a group with no
-    matches yet, say) is said on stderr in one line, since the summary above it stands."""
-    try:
-        text = answer_text(folder, question, confidence, skip_damaged, results)
-    except ConfigError as exc:
-        asked = f" ({question.question})" if question.question else ""
-        print(f"kemps-sim: the spec's [compare] question{asked} is not answered: {exc}", file=sys.stderr)
-        return
-    print()
-    print(text)
 
 
 def spec_question(manifest: Mapping[str, Any]) -> Any | None:
