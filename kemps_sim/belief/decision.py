@@ -24,9 +24,9 @@ this, to study players who call on takes and time alone). A fixed ``threshold`` 
 want one.
 
 **Once bitten, twice shy.** A caller racing the other side weighs a wrong call lightly (its ``risk``, fitted to a
-table of people), but a wrong call of its pair about a pair closes a share ``shy`` of the gap between that weight
-and :data:`LEISURE`, the loss aversion of a choice made at leisure, for its calls about that pair on the same kind
-of gesture: after an error people answer more cautiously (post-error slowing is a raised response criterion:
+table of people), but a wrong Stop Kemps of its pair on another pair closes a share ``shy`` of the gap between that
+weight and :data:`LEISURE`, the loss aversion of a choice made at leisure, for its calls about that pair on the same
+kind of gesture: after an error people answer more cautiously (post-error slowing is a raised response criterion:
 Rabbitt 1966, Dutilh et al. 2012), and the burn is remembered against whoever caused it and how (004: a fake "works
 once, perhaps twice"). The kind is the timing bin of the gesture (:mod:`kemps_sim.belief.tells`): a pair burnt by
 gestures made right after the gesturer's swap stays quick to call on one made after a stillness. Only the other
@@ -53,10 +53,10 @@ from kemps_sim.seating import NOBODY, opponents, pair_of, pair_seats
 #: A typical person weighs a loss about 2.25 times an equal gain when deciding at leisure (Tversky & Kahneman
 #: 1992, the loss-aversion coefficient of cumulative prospect theory); a wrong call is a letter the caller gives away.
 LEISURE = 2.25
-#: The share of the gap between a caller's weight on losses and :data:`LEISURE` that each wrong call of its pair
-#: about a pair closes, for its calls about that pair on the same kind of gesture: all of it, so that a fake "works
-#: once" on a seat and its partner, and "perhaps twice" (004) only on the seats of another pair or on a gesture of
-#: another kind (half the gap left the watchers' wrong Stop Kemps against a told bluffing pair at 0.9 of the first
+#: The share of the gap between a caller's weight on losses and :data:`LEISURE` that each wrong Stop Kemps of its
+#: pair on another pair closes, for its calls about that pair on the same kind of gesture: all of it, so that a fake
+#: "works once" on a seat and its partner, and "perhaps twice" (004) only on the seats of another pair or on a gesture
+#: of another kind (half the gap left the watchers' wrong Stop Kemps against a told bluffing pair at 0.9 of the first
 #: round's in the second: tests/test_shy_callers.py).
 SHY = 1.0
 #: The longest wait for a next look that is taken into account (seconds): beyond it the hazard is 1 anyway.
@@ -94,7 +94,8 @@ class Caller:
 
     ``risk`` weighs losses (cautious above 1, eager below); ``threshold`` (None: from the payoffs) fixes p*;
     ``stop`` lets the seat call Stop Kemps at all; ``hunches`` lets it call without having seen anything; ``shy``
-    is the share of the gap to :data:`LEISURE` that each of its pair's wrong calls about a pair closes (module doc).
+    is the share of the gap to :data:`LEISURE` that each of its pair's wrong Stop Kemps on another pair closes
+    (module doc).
     """
 
     def __init__(self, belief: Belief, risk: float = 1.0, threshold: float | None = None, stop: bool = True,
@@ -144,7 +145,7 @@ class Caller:
 
     def risk_about(self, seat: int) -> float:
         """The weight on a wrong call's cost for a call about ``seat``: ``risk``, raised toward :data:`LEISURE` by
-        every wrong call the seat's pair made about ``seat``'s pair on a gesture of the timing bin that ``seat``'s
+        every wrong Stop Kemps the seat's pair called on ``seat``'s pair on a gesture of the timing bin that ``seat``'s
         gesture now falls in (:meth:`Belief.tell`; every bin's burns at most, when it is not known); never lowered."""
         counts = self.burns[pair_of(self.rules.players, seat)] if self.burns else ()
         if not any(counts) or not self.shy or self.risk >= LEISURE:
