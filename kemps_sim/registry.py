@@ -96,13 +96,16 @@ class _Registry:
 
 def builtin_classes() -> tuple[type[BaseAgent], ...]:
     """The built-in policy classes in their stable order: ``kemps_sim_agents.BUILTINS`` (the repository's
-    ``agents/`` folder, installed under an import name of this project's own) when the package exports it, then
-    its Krepet agents, ``KREPET_BUILTINS``."""
+    ``agents/`` folder, installed under an import name of this project's own) when the package exports it, then,
+    game by game (:func:`kemps_sim.games.game_names`), the agents it exports for another game as
+    ``<GAME>_BUILTINS`` (Krepet's: ``KREPET_BUILTINS``)."""
     import kemps_sim_agents
 
     builtins = getattr(kemps_sim_agents, "BUILTINS", None)
     if builtins is not None:
-        return tuple(builtins) + tuple(getattr(kemps_sim_agents, "KREPET_BUILTINS", ()))
+        others = (getattr(kemps_sim_agents, f"{name.upper()}_BUILTINS", ()) for name in game_names()
+                  if name != DEFAULT_GAME)
+        return tuple(builtins) + tuple(cls for each in others for cls in each)
     from kemps_sim_agents.collector import Collector
     from kemps_sim_agents.random_agent import RandomAgent
 
