@@ -162,17 +162,17 @@ def make_factory(name: str, params: dict[str, Any], game: str = DEFAULT_GAME) ->
     """A factory for a registered agent of ``game`` with hyperparameters, checked now rather than at the first
     deal. An unknown name is answered with ``game``'s agents (and the installed plugins' names)."""
     known = known_names()
+    builtins = {n for each in game_names() for n in builtin_names(each)}
+    plugins = [n for n in known if n not in builtins]
     if name not in known:
         ours = builtin_names(game)
-        builtins = {n for each in game_names() for n in builtin_names(each)}
-        plugins = [n for n in known if n not in builtins]
-        others = f"; plugins: {', '.join(plugins)}" if plugins else ""
-        raise ConfigError(f"lineup agent {name!r}: unknown agent{did_you_mean(name, ours + plugins)}; allowed "
-                          f"agents are {', '.join(ours)} (those that play {game}){others}")
+        raise ConfigError(f"lineup agent {name!r}: unknown agent{did_you_mean(name, ours + plugins)}; "
+                          f"{_allowed_text(game, plugins)}")
     info = agent_info(name)
     if info.game != game:
-        raise ConfigError(f"lineup agent {name!r}: plays {info.game}, not {game}; built-in {game} agents are "
-                          f"{', '.join(builtin_names(game))}")
+        ours = builtin_names(game)
+        allowed = f"built-in {game} agents are {', '.join(ours)}" if ours else _allowed_text(game, plugins)
+        raise ConfigError(f"lineup agent {name!r}: plays {info.game}, not {game}; {allowed}")
     cls = info.factory
     parameters = info.parameters
     for key in params:
@@ -188,6 +188,17 @@ def make_factory(name: str, params: dict[str, Any], game: str = DEFAULT_GAME) ->
         problem = " ".join(str(exc).split()) or type(exc).__name__
         raise ConfigError(f"lineup agent {name!r}: bad parameters {params}: {problem}") from None
     return lambda: cls(**params)
+
+
+def _allowed_text(game: str, plugins: list[str]) -> str:
+    """The agents a lineup of ``game`` may name, for an error: its built-ins (and the installed plugins, named from
+    their metadata without importing them, so that a mistyped name imports nothing); a game with no built-in agent
+    (a third-party game's agents are plugins) names the plugins alone."""
+    ours = builtin_names(game)
+    if not ours:
+        return f"{game} has no built-in agents; plugins: {', '.join(plugins) or 'none installed'}"
+    others = f"; plugins: {', '.join(plugins)}" if plugins else ""
+    return f"allowed agents are {', '.join(ours)} (those that play {game}){others}"
 
 
 def resolve_lineup(lineup: LineupLike, players: int, game: str = DEFAULT_GAME) -> list[tuple[str, AgentFactory]]:

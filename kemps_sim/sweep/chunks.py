@@ -20,7 +20,8 @@ from kemps_sim.results import FAILED_END_REASONS, SWEEP_TABLES, EndReason
 from kemps_sim.sweep.cells import CellPlan
 from kemps_sim.sweep.receipts import EncodedTable, encoded
 
-#: The tables of a sweep; ``matches`` is written last and is what marks a chunk finished.
+#: The tables of a sweep of the built-in games; ``matches`` is written last and is what marks a chunk finished. A
+#: game's own tables beside these come from its record (:func:`game_tables`).
 TABLES = SWEEP_TABLES
 KEY_COLUMNS = ("cell", "replicate", "seed")
 #: The column of a row's scoring rule (:data:`kemps_sim.stats.SCORING_COLUMN`, named here without loading the
@@ -52,6 +53,15 @@ class Chunk:
         """16 hex digits of the SHA-256 of the (cell, replicate) list."""
         text = ";".join(f"{t.cell}:{t.replicate}" for t in self.tasks)
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def game_tables(name: str) -> tuple[str, ...]:
+    """Every table a sweep of game ``name`` may store: :data:`TABLES`, then the tables of its record's
+    :class:`~kemps_sim.games.GameTables` that are not among them (its events table included). A results folder's
+    manifest lists them, and its store reads the tables listed (:meth:`kemps_sim.sweep.store.ResultStore.tables`)."""
+    made = game(name).tables()
+    own = (*made.makers, *((made.events[0],) if made.events else ()))
+    return (*TABLES, *(table for table in own if table not in TABLES))
 
 
 def make_chunks(tasks: Sequence[Task], plans: dict[str, CellPlan], size: int, events: bool) -> Iterator[Chunk]:

@@ -38,7 +38,7 @@ from kemps_sim.errors import ConfigError
 from kemps_sim.frames import settle_dtypes
 from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep import receipts
-from kemps_sim.sweep.chunks import FAILED, KEY_COLUMNS, TABLES
+from kemps_sim.sweep.chunks import FAILED, KEY_COLUMNS, TABLES, game_tables
 from kemps_sim.sweep.identity import LEGACY_IDENTITY, TARGET_FIELDS, difference, extension_problem
 from kemps_sim.sweep.lock import LOCK_NAME, FolderLock
 from kemps_sim.sweep.receipts import FORMAT, ChunkScan, Damage, EncodedTable, FileRecord, Receipt
@@ -144,7 +144,8 @@ class ResultStore:
         self.folder.mkdir(parents=True, exist_ok=True)
         manifest = {"format": FORMAT, "name": spec.name, "master_seed": spec.seed, "spec": dict(spec.source),
                     "identity": spec.identity_text(),
-                    "params": [axis.name for axis in spec.axes], "tables": list(TABLES), "history": history,
+                    "params": [axis.name for axis in spec.axes], "tables": list(game_tables(spec.game)),
+                    "history": history,
                     "versions": package_versions()}
         self._save_manifest(manifest)
 
@@ -160,6 +161,12 @@ class ResultStore:
         self._save_manifest(manifest)
 
     # Chunks --------------------------------------------------------------------------------------------------------
+    def tables(self) -> tuple[str, ...]:
+        """The tables the folder may hold: :data:`~kemps_sim.sweep.chunks.TABLES`, and any other its manifest lists
+        (a game's own tables, :func:`~kemps_sim.sweep.chunks.game_tables`)."""
+        listed = (self.manifest() or {}).get("tables") or ()
+        return (*TABLES, *(str(name) for name in listed if name not in TABLES))
+
     @property
     def legacy(self) -> bool:
         """Whether the folder is of format 1: no receipts, a chunk is finished when its ``matches`` file exists."""
@@ -168,7 +175,7 @@ class ResultStore:
 
     def scan(self) -> ChunkScan:
         """The folder's chunks sorted into sound, damaged and unfinished (sizes checked, not checksums)."""
-        return receipts.scan(self.folder, TABLES, legacy=self.legacy)
+        return receipts.scan(self.folder, self.tables(), legacy=self.legacy)
 
     def finished_files(self, table: str = "matches") -> list[Path]:
         """The table's files of finished chunks whose receipt and sizes check out, in name order."""
@@ -198,7 +205,7 @@ class ResultStore:
         if manifest is None:
             return 0
         legacy = int(manifest.get("format", 1)) < FORMAT
-        found = receipts.scan(self.folder, TABLES, legacy=legacy)
+        found = receipts.scan(self.folder, self.tables(), legacy=legacy)
         damaged = dict(found.damaged)
         for chunk, receipt in found.sound.items():
             try:
@@ -350,10 +357,11 @@ def load_results(folder: str | Path, tables: Iterable[str] | None = None, skip_d
     manifest = store.manifest()
     if manifest is None:
         raise ConfigError(f"results folder {str(folder)!r}: no {MANIFEST}; not a kemps-sim sweep folder")
-    names = list(tables) if tables is not None else [t for t in TABLES if (store.folder / t).is_dir()]
+    known = store.tables()
+    names = list(tables) if tables is not None else [t for t in known if (store.folder / t).is_dir()]
     for name in names:
-        if name not in TABLES:
-            raise ConfigError(f"table {name!r}: unknown{did_you_mean(name, TABLES)}; tables are {', '.join(TABLES)}")
+        if name not in known:
+            raise ConfigError(f"table {name!r}: unknown{did_you_mean(name, known)}; tables are {', '.join(known)}")
     found = store.scan()
     damaged = dict(found.damaged)
     frames: dict[str, list[pd.DataFrame]] = {name: [] for name in names}
