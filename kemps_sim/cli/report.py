@@ -92,6 +92,8 @@ def run(args: argparse.Namespace) -> int:
     whole = bool(args.compare or args.sensitivity or args.plots)  # these need the rows; the summary alone does not
     results = load_folder(args.folder, skip_damaged=args.skip_damaged, tables=whole)
     played = game(game_of(results.manifest))
+    if args.plots and played.hooks.figures is None:
+        raise ConfigError(f"--plots: a {played.title} sweep has no standard figures (its game record names none)")
     if args.compare and args.metric not in (allowed := metric_names(played.name, "compare")):
         raise ConfigError(f"--metric {args.metric}: a {played.title} sweep's groups are compared on "
                           f"{' or '.join(allowed)} ({played.unit} --pair N's); the other "
