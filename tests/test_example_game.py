@@ -11,6 +11,7 @@ import json
 import math
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from kemps_sim.cards import RANK
@@ -112,6 +113,19 @@ def test_a_small_sweep_then_its_report(tmp_path, capsys):
     text = capsys.readouterr().out
     assert "player0_win_rate" in text and "right_share" in text and "24 matches" in text
     assert (folder / "summary.csv").is_file() and (folder / "win_rate.png").is_file()
+    # Every column is a metric the game's record gave the registry, in the registry's order, in its words.
+    from kemps_snap import metrics as snap_metrics
+    from kemps_snap.stats import LEGEND
+
+    from kemps_sim.metrics import every, legend_text
+
+    mine = every("snap", "summary")
+    assert [m.name for m in mine] == [m.name for m in snap_metrics.METRICS]
+    expected = [c for m in mine for column in m.columns_for((0, 1), unit="player")
+                for c in ([column, f"{column}_ci_low", f"{column}_ci_high"] if m.summary_ci else [column])]
+    columns = pd.read_csv(folder / "summary.csv").columns
+    assert [c for c in columns if c not in ("cell", *results.params, "ci_level")] == expected
+    assert all(legend_text(m, "player") in LEGEND for m in mine)
     assert main(["report", str(folder), "--by", "agents"]) == 0
     assert "snapper" in capsys.readouterr().out
 

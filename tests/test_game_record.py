@@ -19,6 +19,9 @@ import kemps_sim
 from kemps_sim import games
 from kemps_sim.errors import ConfigError
 from kemps_sim.games import BUILT_IN, DEFAULT_GAME, GROUP, Game, GameTables, Hooks, game, game_names
+from kemps_sim.metrics import Metric
+from kemps_sim.metrics import every as every_metric
+from kemps_sim.metrics import get as get_metric
 from kemps_sim.presets import load_rules
 from kemps_sim.seating import pair_seats
 
@@ -171,3 +174,31 @@ def test_an_unknown_game_lists_the_games(plugin):
 
 def test_every_record_is_a_game():
     assert all(isinstance(game(name), Game) for name in game_names())
+
+
+# A game's own metrics -----------------------------------------------------------------------------------------
+#: A plugin game with metrics of its own: one it defines, and the catalogue's win rate placed before it.
+OWN_METRICS = (get_metric("win_rate"), Metric("calls_per_game", ("calls",), ("verdict",), ("counted",), "calls",
+                                              "none", "calls", "calls per game", "mean", ("summary",),
+                                              column="calls"))
+COUNTED = replace(RELABELLED, name="counted", hooks=replace(RELABELLED.hooks, metrics=f"{__name__}:OWN_METRICS"))
+#: Records whose metrics are not what the registry takes.
+NOT_A_TUPLE = replace(COUNTED, name="untupled", hooks=replace(COUNTED.hooks, metrics=f"{__name__}:NAMES"))
+ELSEWHERE = replace(COUNTED, name="elsewhere")
+
+
+def test_a_games_own_metrics_join_the_registry_in_their_order(plugin):
+    plugin(counted=f"{__name__}:COUNTED")
+    assert [m.name for m in every_metric("counted", "summary")] == ["win_rate", "calls_per_game"]
+    assert get_metric("calls_per_game", "counted") is OWN_METRICS[1]
+    assert [m.name for m in every_metric("krepet", "summary")][:2] == ["games", "win_rate"]  # Krepet's own, too
+
+
+@pytest.mark.parametrize(("name", "problem"), [
+    ("untupled", r"^game 'untupled': its metrics must be a tuple of kemps_sim.metrics.Metric$"),
+    ("elsewhere", r"^metric 'calls_per_game' of game 'elsewhere': its games \('counted',\) must name 'elsewhere'$"),
+])
+def test_a_games_metrics_are_checked_in_one_line(plugin, name, problem):
+    plugin(untupled=f"{__name__}:NOT_A_TUPLE", elsewhere=f"{__name__}:ELSEWHERE")
+    with pytest.raises(ConfigError, match=problem):
+        every_metric(name)

@@ -81,6 +81,34 @@ def test_the_legend_explains_every_summary_column_in_the_registrys_words():
     assert "its 95% Wilson interval in brackets" in legend
 
 
+def test_the_krepet_summary_is_the_registrys_krepet_metrics_made_by_their_estimators():
+    """Every column of a Krepet summary is a registry metric of Krepet's (one player's taken player by player), its
+    legend the registry's words, and each value what the metric's estimator makes of the rows."""
+    from kemps_sim.krepet import stats as krepet_stats
+    from kemps_sim.krepet.realtime import play_krepet
+    from kemps_sim.krepet.records import calls_rows, game_row, misses_rows, sides_rows
+
+    results = [play_krepet("wikibooks", "greedy(lapse=0.3),lookout", seed=seed) for seed in range(6)]
+    tables = {name: pd.DataFrame([row for result in results for row in rows(result)]).assign(cell="c")
+              for name, rows in (("pairs", sides_rows), ("misses", misses_rows), ("calls", calls_rows))}
+    tables["matches"] = pd.DataFrame([game_row(result) for result in results]).assign(cell="c")
+    summary = krepet_stats.krepet_summary(tables, by=("cell",))
+    columns = [c for c in summary.columns if c not in ("cell", "ci_level") and not c.endswith(("_ci_low", "_ci_high"))]
+    mine = every("krepet", "summary")
+    assert [m.name for m in mine][:2] == ["games", "win_rate"] and all(m.applies_to("krepet") for m in mine)
+    assert sorted(columns) == sorted(c for m in mine for c in m.columns_for((0, 1), unit="player"))
+    for metric in mine:
+        assert metrics.legend_text(metric, "player", "games") in krepet_stats.LEGEND, metric.name
+    row = summary.iloc[0]
+    won = int(sum(result.winner == 1 for result in results))
+    assert row["player1_win_rate"] == estimator("win_rate")(won, 6, 0.95).value == won / 6
+    caught = tables["misses"][tables["misses"]["player"] == 0]
+    share = estimator("caught_share")(caught["caught"].astype(bool).to_numpy(), caught["seed"].to_numpy(), 0.95)
+    assert (row["player0_caught_share_ci_low"], row["player0_caught_share_ci_high"]) == (share.ci_low, share.ci_high)
+    with pytest.raises(ConfigError, match=r"^--by 'agents': a Krepet summary's rows are groups of games"):
+        krepet_stats.krepet_summary(tables, by=("agents",))
+
+
 def test_the_streamed_summary_reads_the_columns_of_the_registrys_summary_metrics():
     from kemps_sim.stats.streamed import COLUMNS
 

@@ -45,8 +45,9 @@ class Hooks:
     result's class names the game as ``game``);
     ``check_agent(agent, ...)``: the conformance check of an agent of the game; ``agents``: the game's own agent
     classes in their order (a built-in game's are the built-in agents, which the agent registry finds here rather
-    than by importing them; a third-party game's agents register under ``kemps_sim.agents`` instead). The last six
-    are optional.
+    than by importing them; a third-party game's agents register under ``kemps_sim.agents`` instead); ``metrics``:
+    a third-party game's own metrics, a tuple of :class:`kemps_sim.metrics.Metric` (the built-in games' are in the
+    metric catalogue). The last seven are optional.
     """
 
     load_rules: str
@@ -63,6 +64,7 @@ class Hooks:
     check_agent: str | None = None
     replay: str | None = None
     agents: str | None = None
+    metrics: str | None = None
 
 
 @dataclass(frozen=True)

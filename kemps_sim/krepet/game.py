@@ -2,21 +2,12 @@
 
 Krepet is a game for two, each player a side of its own (the ``pairs`` table holds one row per player, so the win
 rates, ratings and tournaments of Kemps work unchanged); its rules, clock, records, summary and command-line
-bodies live in this package.
+bodies live in this package; the record names them, importing none of them.
 """
 
 from __future__ import annotations
 
-from kemps_sim.games import Game, GameTables, Hooks
-from kemps_sim.krepet import events, records
-
-#: The rows a Krepet game writes: its ``matches`` row, one row per player, callable miss, call and move (small: a
-#: few hundred moves a game, so every move is kept without asking), and with ``events = true`` the whole trace.
-TABLES = GameTables(records.game_row,
-                    {"pairs": (records.sides_rows, None), "misses": (records.misses_rows, records.MISSES_COLUMNS),
-                     "calls": (records.calls_rows, records.CALLS_COLUMNS),
-                     "moves": (records.moves_rows, records.MOVES_COLUMNS)},
-                    ("events", events.events_rows, events.EVENT_COLUMNS))
+from kemps_sim.games import Game, Hooks
 
 GAME = Game(
     name="krepet",
@@ -29,12 +20,13 @@ GAME = Game(
     agent_methods=("decide", "start_match", "habits", "calls"),
     hooks=Hooks(load_rules="kemps_sim.krepet.presets:load_krepet_rules", presets="kemps_sim.krepet.presets:PRESETS",
                 knob_specs="kemps_sim.krepet.rules:knob_specs", config="kemps_sim.krepet.realtime:KrepetConfig",
-                play="kemps_sim.krepet.realtime:play_krepet", tables="kemps_sim.krepet.game:TABLES",
+                play="kemps_sim.krepet.realtime:play_krepet", tables="kemps_sim.krepet.records:TABLES",
                 play_cli="kemps_sim.krepet.cli:run_play", rules_cli="kemps_sim.krepet.cli:run_rules",
                 summary="kemps_sim.krepet.stats:krepet_summary", legend="kemps_sim.krepet.stats:LEGEND",
                 figures="kemps_sim.krepet.figures:krepet_figures",
                 check_agent="kemps_sim.krepet.conformance:check_krepet_agent",
-                replay="kemps_sim.krepet.replay:page_parts", agents="kemps_sim_agents:KREPET_BUILTINS"),
+                replay="kemps_sim.krepet.replay:page_parts", agents="kemps_sim_agents:KREPET_BUILTINS",
+                metrics="kemps_sim.krepet.metrics:METRICS"),
     players=2,
     seats_per_side=1,
     count_word="games",

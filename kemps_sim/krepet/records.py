@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+from kemps_sim.games import GameTables
+from kemps_sim.krepet import events
 from kemps_sim.krepet.result import VERDICTS, KrepetResult
 from kemps_sim.krepet.trace import Moved
 
@@ -68,3 +70,12 @@ def moves_rows(result: KrepetResult) -> list[dict]:
     return [{"seed": result.seed, "player": e.player, "time": e.time, "decided_at": e.decided_at, "kind": e.kind,
              "card": e.card, "src": e.src, "dst": e.dst, "count": e.count, "missed": e.missed,
              "callable": e.callable, "overlooked": e.overlooked} for e in result.trace if isinstance(e, Moved)]
+
+
+#: The rows a Krepet game writes: its ``matches`` row, one row per player, callable miss, call and move (small: a
+#: few hundred moves a game, so every move is kept without asking), and with ``events = true`` the whole trace.
+TABLES = GameTables(game_row,
+                    {"pairs": (sides_rows, None), "misses": (misses_rows, MISSES_COLUMNS),
+                     "calls": (calls_rows, CALLS_COLUMNS),
+                     "moves": (moves_rows, MOVES_COLUMNS)},
+                    ("events", events.events_rows, events.EVENT_COLUMNS))

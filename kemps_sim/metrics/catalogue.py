@@ -1,7 +1,8 @@
-"""Every report metric, once: the one place a metric's name, tables, games, scoring rule, unit, direction, label,
-words and estimator are written. Everything else (the summary and its legend, ``report --metric``, a spec's
-``[compare]`` and ``until_metric``, the comparison machinery, the figures' captions, the docs' table) reads them
-through :mod:`kemps_sim.metrics`.
+"""Every report metric of Kemps and every metric games share, once: the one place such a metric's name, tables, games,
+scoring rule, unit, direction, label, words and estimator are written (a game's own metrics are defined in its
+package and named by its record, as Krepet's are in :mod:`kemps_sim.krepet.metrics`). Everything else (the summary
+and its legend, ``report --metric``, a spec's ``[compare]`` and ``until_metric``, the comparison machinery, the
+figures' captions, the docs' table) reads them through :mod:`kemps_sim.metrics`.
 
 The order of :data:`METRICS` is the order of the summary's columns and of every list of names printed in help
 and errors.
@@ -52,7 +53,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("win_rate", ("pairs",), ("pair", "won"), BOTH, "share", "higher", "pairN_win_rate",
            "the share of matches pair N won (co-winners each count)", "wilson", ("summary", "compare", "target"),
            column="pairN_win_rate", per_side=True, summary_ci=True,
-           legend="share of matches pair N won (co-wins count)"),
+           legend="share of {matches} {side} N won (co-wins count)"),
     Metric("kemps_precision", ("calls",), ("call", "right"), KEMPS, "share", "higher", "K_prec",
            "the share of Kemps (and Double Kemps) calls that were right", "clustered_share",
            ("summary", *_ACCURACY_ROLES), column="kemps_precision", counts="Kemps calls",

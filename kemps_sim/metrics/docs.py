@@ -3,10 +3,11 @@ comments, and a test compares it with :func:`metric_tables`, so that the docs ca
 
 from __future__ import annotations
 
-from kemps_sim.metrics.catalogue import GROUP_LABELS
+from kemps_sim.games import BUILT_IN
+from kemps_sim.metrics.catalogue import GROUP_LABELS, METRICS
 from kemps_sim.metrics.estimators import ESTIMATORS
 from kemps_sim.metrics.metric import Metric
-from kemps_sim.metrics.registry import every
+from kemps_sim.metrics.registry import every, legend_text, own_metrics
 
 #: The comments around the generated text in ``docs/statistics.md``.
 BEGIN = "<!-- metric tables: written from kemps_sim.metrics (kemps_sim.metrics.docs.metric_tables) -->"
@@ -39,8 +40,9 @@ def _named_row(metric: Metric) -> str:
 
 
 def metric_tables() -> str:
-    """The two tables of ``docs/statistics.md``: every column of a Kemps summary, and every metric a comparison
-    or a precision target names, each with what it measures and how it is estimated."""
+    """The tables of ``docs/statistics.md``: every column of a Kemps summary, every metric a comparison or a
+    precision target names, and every column of the summary of each built-in game with metrics of its own
+    (Krepet's), each with what it measures and how it is estimated."""
     summary = [
         "| printed | in summary.csv | what it measures | unit | better | interval in the summary |",
         "|---|---|---|---|---|---|",
@@ -53,7 +55,29 @@ def metric_tables() -> str:
     ]
     return "\n".join([BEGIN, "", *summary, "", "Metrics a comparison or a precision target names (`pairN_` columns "
                       "above are `win_rate`, and scores are `letters`, `points`, `rounds_won`, of `--pair N`):",
-                      "", *named, "", END])
+                      "", *named, *(line for name in BUILT_IN for line in _game_table(name)), "", END])
+
+
+def _game_table(name: str) -> list[str]:
+    """The columns of the summary of a built-in game with metrics of its own (Krepet's), as a table."""
+    from kemps_sim.games import game
+
+    record = game(name)
+    mine = [metric for metric in own_metrics(name) if "summary" in metric.roles]
+    if not mine:
+        return []
+    return ["", f"The columns of a {record.title} summary (`{record.unit}N_` for each {record.unit}):", "",
+            "| in summary.csv | what it measures | unit | better | interval in the summary |", "|---|---|---|---|---|",
+            *(_game_row(metric, record.unit, record.count_word) for metric in mine)]
+
+
+def _game_row(metric: Metric, unit: str, count_word: str) -> str:
+    column = metric.columns_for(("N",), unit=unit)[0]
+    csv = _code(column, "_ci_low", "_ci_high") if metric.summary_ci else _code(column)
+    interval = ESTIMATORS[metric.estimator].interval if metric.summary_ci else _NONE
+    shared = any(metric is m for m in METRICS)  # the catalogue's, in words for every game: say it in this game's
+    words = legend_text(metric, unit, count_word) if shared else metric.description
+    return f"| {csv} | {words} | {metric.unit} | {_BETTER[metric.direction]} | {interval} |"
 
 
 def _named() -> tuple[Metric, ...]:

@@ -135,12 +135,14 @@ class Metric:
         """Whether the metric exists under the scoring rule ``scoring`` (None: unknown, so it may)."""
         return scoring is None or self.scoring is None or self.scoring == scoring
 
-    def columns_for(self, sides: typing.Iterable[int]) -> tuple[str, ...]:
-        """Its summary columns for the sides ``sides`` (one per side for a ``pairN_`` column, else its column)."""
+    def columns_for(self, sides: typing.Iterable[int], unit: str = "pair") -> tuple[str, ...]:
+        """Its summary columns for the sides ``sides`` (one per side for a ``pairN_`` column, else its column), a
+        side named by the game's ``unit`` (``player0_win_rate`` in a game of players)."""
         if self.column is None:
             return ()
         if "N_" in self.column:
-            return tuple(self.column.replace("N_", f"{side}_", 1) for side in sides)
+            stem = self.column.split("N_", 1)[1]
+            return tuple(f"{unit}{side}_{stem}" for side in sides)
         return (self.column,)
 
     @property

@@ -2,9 +2,11 @@
 and the few views of them that several layers share (the spelling of an ``--until-ci`` target, the metrics a
 scoring rule alone records).
 
-A third-party game (:mod:`kemps_sim.games`) that no metric names gets the metrics its record's
-``compare_metrics`` lists for ``compare`` and ``target``, or else every metric of the role, as before there was a
-registry.
+A game defines its own metrics in its package and names them in its record (the ``metrics`` part: a tuple of
+:class:`Metric`, each naming the game, among which it may place the catalogue's it shares, such as ``win_rate``); a
+third-party game also shares the catalogue's that its record's ``compare_metrics`` lists. A game's own names are its
+own, so they may repeat a name another game's metric has. A third-party game with neither gets every metric of the
+role, as before there was a registry.
 """
 
 from __future__ import annotations
@@ -41,25 +43,50 @@ _check(METRICS)
 
 
 def every(game: str | None = None, role: str | None = None) -> tuple[Metric, ...]:
-    """The metrics of ``game`` (None: every game) in ``role`` (None: every role), in registry order."""
+    """The metrics of ``game`` (None: the catalogue's and every built-in game's own) in ``role`` (None: every role):
+    the game's own metrics in their order (its record's ``metrics``: the catalogue's it lists are placed there), then
+    the catalogue's that apply to it."""
     if role is not None and role not in ROLES:
         raise ConfigError(f"role {role!r}: unknown; roles are {', '.join(ROLES)}")
-    chosen = [metric for metric in METRICS if role is None or role in metric.roles]
     if game is None:
-        return tuple(chosen)
+        from kemps_sim.games import BUILT_IN
+
+        found = [*METRICS, *(m for name in BUILT_IN for m in own_metrics(name) if m.name not in _BY_NAME)]
+        return tuple(metric for metric in found if role is None or role in metric.roles)
+    chosen = [metric for metric in METRICS if role is None or role in metric.roles]
+    own = [metric for metric in own_metrics(game) if role is None or role in metric.roles]
     if game not in KNOWN_GAMES:
-        return tuple(_foreign(game, chosen, role))
-    return tuple(metric for metric in chosen if metric.applies_to(game))
+        return tuple(_foreign(game, chosen, own, role))
+    return tuple([*own, *(metric for metric in chosen if metric.applies_to(game) and metric not in own)])
 
 
-def _foreign(game: str, chosen: list[Metric], role: str | None) -> list[Metric]:
-    """A game no metric names: its record's ``compare_metrics`` for compare and target, else every metric."""
+def _foreign(game: str, chosen: list[Metric], own: list[Metric], role: str | None) -> list[Metric]:
+    """A game the catalogue does not name: its own metrics, then the catalogue's that its record's
+    ``compare_metrics`` shares; with neither, every metric of the role (as before there was a registry)."""
     from kemps_sim.games import game as game_record
 
     listed = game_record(game).compare_metrics
-    if listed is None or role not in ("compare", "target"):
-        return chosen
-    return [metric for metric in chosen if metric.name in listed]
+    if not own_metrics(game):
+        if listed is None or role not in ("compare", "target"):
+            return chosen
+        return [metric for metric in chosen if metric.name in listed]
+    return [*own, *(metric for metric in chosen if metric.name in (listed or ()) and metric not in own)]
+
+
+def own_metrics(game: str) -> tuple[Metric, ...]:
+    """The metrics a game's record defines (its ``metrics`` part; none without one), checked: a tuple of
+    :class:`Metric`, each the catalogue's own (shared, and placed here) or one naming the game with a known
+    estimator, no name twice."""
+    from kemps_sim.games import game as game_record
+
+    found = game_record(game).hook("metrics") or ()
+    if not isinstance(found, tuple) or not all(isinstance(metric, Metric) for metric in found):
+        raise ConfigError(f"game {game!r}: its metrics must be a tuple of kemps_sim.metrics.Metric")
+    _check(found)
+    for metric in found:
+        if _BY_NAME.get(metric.name) is not metric and game not in metric.games:
+            raise ConfigError(f"metric {metric.name!r} of game {game!r}: its games {metric.games} must name {game!r}")
+    return found
 
 
 def names(game: str | None = None, role: str | None = None) -> tuple[str, ...]:
@@ -71,6 +98,10 @@ def get(name: str, game: str | None = None) -> Metric:
     """The metric called ``name``; with ``game``, one that applies to it. Otherwise a one-line ConfigError that
     suggests a name and lists the allowed ones."""
     metric = _BY_NAME.get(name) if isinstance(name, str) else None
+    if game is not None and isinstance(name, str):  # a game's own names come first
+        metric = next((m for m in every(game) if m.name == name), metric)
+    elif metric is None and isinstance(name, str):
+        metric = next((m for m in every() if m.name == name), None)
     if metric is None:
         allowed = names(game)
         raise ConfigError(f"metric {name!r}: unknown{did_you_mean(str(name), allowed)}; allowed: "
@@ -121,8 +152,9 @@ def score_metrics() -> dict[str, Metric]:
     return {metric.score_of: metric for metric in METRICS if metric.score_of is not None}
 
 
-def legend_text(metric: Metric) -> str:
-    """A summary metric's words in the legend: its group's, else its own."""
+def legend_text(metric: Metric, side: str = "pair", matches: str = "matches") -> str:
+    """A summary metric's words in the legend: its group's, else its own, in the words of the game (``side``: a
+    side of it, ``pair`` or ``player``; ``matches``: what its sweep counts, ``matches`` or ``games``)."""
     from kemps_sim.metrics.catalogue import LEGEND_GROUPS
 
-    return LEGEND_GROUPS[metric.group] if metric.group else metric.legend
+    return (LEGEND_GROUPS[metric.group] if metric.group else metric.legend).format(side=side, matches=matches)

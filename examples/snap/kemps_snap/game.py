@@ -25,7 +25,7 @@ GAME = Game(
                 play_cli="kemps_snap.cli:run_play", rules_cli="kemps_snap.cli:run_rules",
                 summary="kemps_snap.stats:snap_summary", legend="kemps_snap.stats:LEGEND",
                 figures="kemps_snap.figures:snap_figures",
-                check_agent="kemps_snap.conformance:check_snap_agent"),
+                check_agent="kemps_snap.conformance:check_snap_agent", metrics="kemps_snap.metrics:METRICS"),
     players=None,
     seats_per_side=1,
     compare_metrics=("win_rate",),

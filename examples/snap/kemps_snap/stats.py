@@ -17,19 +17,22 @@ One row per group (the swept parameters, or the cell) from the ``matches``, ``pa
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
 
-import numpy as np
 import pandas as pd
-from scipy import stats
 
+from kemps_sim.metrics import Metric, estimator, every, legend_text
 from kemps_sim.results import FAILED_END_REASONS
-from kemps_sim.stats import clustered_share
+
+#: The summary's metrics, from kemps-sim's registry, in their order (:mod:`kemps_snap.metrics`).
+SUMMARY_METRICS: tuple[Metric, ...] = every("snap", "summary")
 
 
 def snap_summary(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell",),
                  confidence: float = 0.95) -> pd.DataFrame:
-    """The summary table of a Snap sweep's tables, one row per group of ``by`` (see the module docstring).
+    """The summary table of a Snap sweep's tables, one row per group of ``by`` (see the module docstring), each
+    value what its metric's estimator makes of the group's rows.
 
     ``by`` names columns of the pairs table: the swept parameters and the cell, which every table has, or a
     player's own (``agents``, ``pair``), when a group is the players of that kind with their matches and calls."""
@@ -43,23 +46,16 @@ def snap_summary(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell"
         key = key if isinstance(key, tuple) else (key,)
         games = _keyed(matches, _MATCH, players)
         heard = _keyed(calls.rename(columns={"caller": "pair"}), [*_MATCH, "pair"], players)
-        row: dict = dict(zip(by, key, strict=True))
-        n = row["matches"] = len(games)
-        for p, seat in players.groupby("pair", sort=True):
-            row.update(_wilson(f"player{int(p)}_win_rate", int(seat["won"].astype(bool).sum()), len(seat),
-                               confidence))
-        stopped = games["end_reason"] == "timeout"
-        row["draw_share"] = float((stopped & (games["winner"] < 0)).sum() / n)
-        row["timeouts"] = int(stopped.sum())
-        verdicts = heard["verdict"].astype(str)
-        for verdict in ("right", "late", "false"):
-            row[verdict] = float((verdicts == verdict).sum() / n)
-        share = clustered_share((verdicts == "right").to_numpy(), heard["seed"].to_numpy(), confidence)
-        row.update({"right_share": share.value, "right_share_ci_low": share.ci_low,
-                    "right_share_ci_high": share.ci_high})
-        latency = heard.loc[verdicts == "right", "latency"].to_numpy(dtype=float)
-        row["latency_median"] = float(np.median(latency)) if len(latency) else float("nan")
-        row["minutes_median"] = float(games["duration"].median() / 60.0)
+        group = _Group(games, heard, players, confidence)
+        row: dict[str, Any] = dict(zip(by, key, strict=True))
+        for metric in SUMMARY_METRICS:
+            found = _VALUES[metric.name](group, estimator(metric))
+            for column, value in (found.items() if metric.per_side else [(metric.column, found)]):
+                if metric.summary_ci:
+                    row.update({column: value.value, f"{column}_ci_low": value.ci_low,
+                                f"{column}_ci_high": value.ci_high})
+                else:
+                    row[column] = value
         row["ci_level"] = confidence
         rows.append(row)
     table = pd.DataFrame(rows)
@@ -68,10 +64,48 @@ def snap_summary(tables: Mapping[str, pd.DataFrame], by: Sequence[str] = ("cell"
     return table[[*by, "matches", *players, *rest]] if rows else table
 
 
-def _player_order(column: str) -> tuple[int, str]:
-    """``player10_win_rate`` after ``player2_win_rate``, each estimate before its interval's limits."""
+class _Group:
+    """One group's matches, calls heard and player rows, and the confidence level of its intervals."""
+
+    def __init__(self, games: pd.DataFrame, heard: pd.DataFrame, players: pd.DataFrame, confidence: float) -> None:
+        self.games, self.heard, self.players, self.confidence = games, heard, players, confidence
+        self.n = len(games)
+        self.verdicts = heard["verdict"].astype(str)
+
+    def per_match(self, verdict: str) -> float:
+        return float((self.verdicts == verdict).sum() / self.n)
+
+
+def _win_rates(group: _Group, wilson: Callable[..., Any]) -> dict[str, Any]:
+    return {f"player{int(p)}_win_rate": wilson(int(seat["won"].astype(bool).sum()), len(seat), group.confidence)
+            for p, seat in group.players.groupby("pair", sort=True)}
+
+
+def _stopped(group: _Group) -> pd.Series:
+    return group.games["end_reason"] == "timeout"
+
+
+#: How each metric's value is made from a group with its estimator (a dict of columns for the win rate, one per
+#: player).
+_VALUES: dict[str, Callable[[_Group, Callable[..., Any]], Any]] = {
+    "win_rate": _win_rates,
+    "played": lambda g, count: count([True] * g.n),
+    "draw_share": lambda g, mean: mean((_stopped(g) & (g.games["winner"] < 0)).to_numpy(dtype=float)),
+    "timeouts": lambda g, count: count(_stopped(g).to_numpy()),
+    "right": lambda g, _: g.per_match("right"),
+    "late": lambda g, _: g.per_match("late"),
+    "false": lambda g, _: g.per_match("false"),
+    "right_share": lambda g, share: share((g.verdicts == "right").to_numpy(), g.heard["seed"].to_numpy(),
+                                          g.confidence),
+    "latency_median": lambda g, median: median(g.heard.loc[g.verdicts == "right", "latency"].to_numpy(dtype=float)),
+    "minutes_median": lambda g, median: median(g.games["duration"].to_numpy(dtype=float)) / 60.0,
+}
+
+
+def _player_order(column: str) -> tuple[int, int]:
+    """``player10_win_rate`` after ``player2_win_rate``, each estimate before its interval's low and high limits."""
     number, _, rest = column.removeprefix("player").partition("_")
-    return int(number), rest
+    return int(number), 2 if rest.endswith("_ci_high") else 1 if rest.endswith("_ci_low") else 0
 
 
 #: The columns that name one match of a sweep.
@@ -84,15 +118,7 @@ def _keyed(table: pd.DataFrame, columns: list[str], players: pd.DataFrame) -> pd
     return table[pd.MultiIndex.from_frame(table[columns]).isin(wanted)]
 
 
-def _wilson(name: str, wins: int, n: int, confidence: float) -> dict[str, float]:
-    """``name`` and its Wilson interval (``scipy.stats.binomtest``, as the library's win rates are)."""
-    interval = stats.binomtest(wins, n).proportion_ci(confidence_level=confidence, method="wilson")
-    return {name: wins / n, f"{name}_ci_low": float(interval.low), f"{name}_ci_high": float(interval.high)}
-
-
-#: What each column means, for the note under the printed table (the record's ``legend`` hook).
-LEGEND = ("matches: matches played; timeouts: of them, matches stopped at max_seconds; playerN_win_rate: share of "
-          "matches player N won (Wilson interval); draw_share: stopped with a tie for most cards; right, late, "
-          "false: calls per match by verdict; right_share: share of calls that were right (interval clustered by "
-          "match); latency_median: seconds from a match showing to the right call heard; minutes_median: "
-          "simulated minutes per match")
+#: What each column means, for the note under the printed table (the record's ``legend`` hook): the registry's
+#: words for each metric.
+LEGEND = "; ".join(f"{m.column.replace('pairN_', 'playerN_')}: {legend_text(m, 'player', 'matches')}"
+                   for m in SUMMARY_METRICS)
