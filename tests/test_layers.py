@@ -99,3 +99,13 @@ def test_the_install_lists_every_sub_package():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
     found = {name for name, path in _modules().items() if path.name == "__init__.py"}
     assert found == listed
+
+
+@pytest.mark.parametrize(("old", "new"), [("kemps_sim.stats.sensitivity", "kemps_sim.sweep.sensitivity"),
+                                          ("kemps_sim.belief.fitting", "kemps_sim.calibration.belief")])
+def test_a_moved_module_says_where_it_went(old, new):
+    import importlib
+
+    with pytest.raises(ImportError, match=rf"^{old} has moved: import {new}"):
+        importlib.import_module(old)
+    importlib.import_module(new)
