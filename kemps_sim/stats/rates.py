@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from kemps_sim.metrics import estimator
 from kemps_sim.results import ACCURACY_METRICS
 from kemps_sim.results import FATES as FATE_NAMES
 from kemps_sim.stats._clusters import CLUSTERED_COLUMNS, MATCH, clustered_share, with_matches
@@ -31,12 +32,16 @@ from kemps_sim.stats._groups import (
     split,
     truthy,
 )
-from kemps_sim.stats._intervals import wilson
 
 #: The calls that claim the caller's own pair holds four of a kind.
 KEMPS_CALLS = ("kemps", "double_kemps")
 #: The fates of a four of a kind, in the order ``call_accuracy`` reports them.
 FATES = FATE_NAMES
+
+
+#: The estimators the registry names for the win rate and for each share of :func:`call_accuracy`.
+_WIN_RATE = estimator("win_rate")
+_ACCURACY = {metric: estimator(metric) for metric in ACCURACY_METRICS}
 
 
 def win_rates(pairs: pd.DataFrame, by: Sequence[str] = ("cell",), confidence: float = 0.95) -> pd.DataFrame:
@@ -54,7 +59,7 @@ def win_rates(pairs: pd.DataFrame, by: Sequence[str] = ("cell",), confidence: fl
     rows = []
     for fields, played in each_pair(pairs, by):
         wins = int(truthy(played["won"]).sum())
-        rows.append({**fields, "wins": wins, **wilson(wins, len(played), confidence)._asdict(),
+        rows.append({**fields, "wins": wins, **_WIN_RATE(wins, len(played), confidence)._asdict(),
                      "ci_level": confidence})
     return frame(rows, [*by, "pair", "agents", "wins", "n", "value", "ci_low", "ci_high", "ci_level"])
 
@@ -121,7 +126,7 @@ def call_accuracy(calls: pd.DataFrame, fours: pd.DataFrame, by: Sequence[str] = 
             samples[f"conversion_{fate}"] = (fates == fate, held[MATCH].to_numpy())
         for metric in ACCURACY_METRICS:
             successes, matches = samples[metric]
-            estimate = clustered_share(successes, matches, confidence)
+            estimate = _ACCURACY[metric](successes, matches, confidence)
             rows.append({**group_fields(by, key), "metric": metric, "successes": int(successes.sum()),
                          **estimate.fields(confidence)})
     return frame(rows, [*by, "metric", "successes", *CLUSTERED_COLUMNS])
