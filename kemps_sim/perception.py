@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, NamedTuple
 
 import numpy as np
@@ -168,11 +168,18 @@ class Observer(NumericConfig):
     # knob for sharper or duller eyes with everything else fixed (the realism check sweeps it: 0.5 to 1.5 puts d'
     # between 1 and 3 for a gesture looked at). 1: the d' values as given.
     acuity: float = 1.0
+    # How much of its own acuity the observer knows when it weighs what it saw: the evidence of a gesture is weighed
+    # (its log-likelihood ratio, what the belief reads) with the seen d' times acuity^insight, rather than times
+    # acuity. 0: it weighs evidence as a player of usual eyes would, whatever its own (observers keep one criterion
+    # across conditions of different sensitivity: Gorea & Sagi 2000; their confidence follows their sensitivity
+    # only loosely: Fleming & Lau 2014), so dull eyes trust their percepts too much and sharp ones too little;
+    # 1: it knows its eyes. At the default acuity of 1 the two are the same.
+    insight: float = 0.0
     _prefix: ClassVar[str] = "observer"
     _limits: ClassVar[Mapping[str, Mapping[str, float]]] = {
         "d_fixated": {"ge": 0.0}, "d_peripheral": {"ge": 0.0}, "criterion": {}, "busy_miss": {"ge": 0.0, "le": 1.0},
         "heard_d": {"ge": 0.0}, "priming": {"ge": 0.0, "le": 1.0}, "neglect": {"ge": 0.0, "le": 1.0},
-        "unfamiliar": {"ge": 0.0, "le": 1.0}, "acuity": {"ge": 0.0}}
+        "unfamiliar": {"ge": 0.0, "le": 1.0}, "acuity": {"ge": 0.0}, "insight": {"ge": 0.0, "le": 1.0}}
 
     @property
     def fixated_d(self) -> float:
@@ -183,6 +190,19 @@ class Observer(NumericConfig):
     def peripheral_d(self) -> float:
         """The d' of a gesture caught at the edge of view: ``d_peripheral · acuity``."""
         return self.d_peripheral * self.acuity
+
+    @property
+    def weighed_acuity(self) -> float:
+        """The acuity the observer weighs its evidence with: ``acuity ** insight`` (1 for an observer that does not
+        know its eyes, its acuity for one that does)."""
+        return self.acuity ** self.insight
+
+    def self_image(self) -> Observer:
+        """The observer as it believes itself to be when it reasons about what it will notice: its acuity the one
+        it weighs evidence with (:attr:`weighed_acuity`)."""
+        if self.insight == 1.0 or self.acuity == 1.0:
+            return self
+        return replace(self, acuity=self.weighed_acuity, insight=1.0)
 
     def as_dict(self) -> dict[str, float]:
         """The parameters as a plain dict."""
@@ -276,24 +296,28 @@ def perceive(observer: Observer, attention: Attention, gesture: Gesture, deliber
     """
     if gesture.heard:
         d, gaze = observer.heard_d * gesture.salience, HEARD
+        b = d
     else:
         t_fix, t_per = _thresholds(observer, attention, relation, n_opponents, busy)
         if u is None:
             u = float(rng.random())  # type: ignore[union-attr]
         if u < t_fix:
             d, gaze = observer.fixated_d * gesture.salience, FIXATED
+            b = observer.d_fixated * observer.weighed_acuity * gesture.salience
         elif u < t_per:
             d, gaze = observer.peripheral_d * gesture.salience, PERIPHERAL
+            b = observer.d_peripheral * observer.weighed_acuity * gesture.salience
         else:
             return None
     if not familiar:
         d *= observer.unfamiliar
+        b *= observer.unfamiliar
     if z is None:
         z = float(rng.standard_normal())  # type: ignore[union-attr]
     x = z + (0.5 * d if deliberate else -0.5 * d)
     if x <= observer.criterion:
         return None
-    return Percept(gesturer, gesture.name, x, d * x, gaze, time)
+    return Percept(gesturer, gesture.name, x, b * x, gaze, time)
 
 
 class Perceiver:
@@ -303,7 +327,8 @@ class Perceiver:
     uniform, and one normal if it was in view; a heard one only a normal. Costs well under a microsecond.
     """
 
-    __slots__ = ("_c", "_d_fix", "_d_heard", "_d_per", "_thr", "_u", "_unfamiliar", "_z", "attention", "block",
+    __slots__ = ("_b_fix", "_b_per", "_c", "_d_fix", "_d_heard", "_d_per", "_thr", "_u", "_unfamiliar", "_z",
+                 "attention", "block",
                  "n_opponents", "observer", "rng", "seen_with")
 
     def __init__(self, observer: Observer, attention: Attention, rng: np.random.Generator, n_opponents: int,
@@ -314,6 +339,8 @@ class Perceiver:
         self.n_opponents, self.block = n_opponents, block
         self._c = observer.criterion
         self._d_fix, self._d_per, self._d_heard = observer.fixated_d, observer.peripheral_d, observer.heard_d
+        weighed = observer.weighed_acuity
+        self._b_fix, self._b_per = observer.d_fixated * weighed, observer.d_peripheral * weighed
         self._unfamiliar = observer.unfamiliar
         self.seen_with = 0.0  # the d' of the last gesture perceived (:meth:`misread` reads it)
         self.look(attention)
@@ -332,7 +359,7 @@ class Perceiver:
         whose signal's form the observer does not know (``familiar=False``) is seen with d' times
         ``Observer.unfamiliar``."""
         if gesture.heard:
-            d = self._d_heard * gesture.salience
+            d = b = self._d_heard * gesture.salience
             gaze = HEARD
         else:
             buf = self._u
@@ -341,15 +368,16 @@ class Perceiver:
             u = buf.pop()
             t_fix, t_per = self._thr[relation][busy]
             if u < t_fix:
-                d = self._d_fix * gesture.salience
+                d, b = self._d_fix * gesture.salience, self._b_fix * gesture.salience
                 gaze = FIXATED
             elif u < t_per:
-                d = self._d_per * gesture.salience
+                d, b = self._d_per * gesture.salience, self._b_per * gesture.salience
                 gaze = PERIPHERAL
             else:
                 return None
         if not familiar:
             d *= self._unfamiliar
+            b *= self._unfamiliar
         self.seen_with = d
         buf = self._z
         if not buf:
@@ -357,7 +385,7 @@ class Perceiver:
         x = buf.pop() + (0.5 * d if deliberate else -0.5 * d)
         if x <= self._c:
             return None
-        return _new_tuple(Percept, (gesturer, gesture.name, x, d * x, gaze, time))  # Percept(...), faster
+        return _new_tuple(Percept, (gesturer, gesture.name, x, b * x, gaze, time))  # Percept(...), faster
 
     def misread(self, alikes: tuple[str, ...]) -> str | None:
         """The awaited look-alike the gesture just perceived is read as (one of ``alikes``, drawn evenly), with the

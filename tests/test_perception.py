@@ -210,8 +210,8 @@ def test_observer_errors_name_the_field(data: dict[str, object], message: str) -
 
 def test_acuity_scales_every_seen_d_prime_and_nothing_else() -> None:
     """Half the acuity is the observer with half of each seen d' (the heard one kept), in closed form and in the
-    perceiver's draws on the same stream."""
-    sharp, dull = Observer(d_fixated=2.0, d_peripheral=0.8, heard_d=1.5), Observer(acuity=0.5)
+    perceiver's draws on the same stream (for an observer that knows its eyes: insight 1)."""
+    sharp, dull = Observer(d_fixated=2.0, d_peripheral=0.8, heard_d=1.5), Observer(acuity=0.5, insight=1.0)
     halved = Observer(d_fixated=1.0, d_peripheral=0.4, heard_d=1.5)
     assert (dull.fixated_d, dull.peripheral_d, sharp.fixated_d) == (1.0, 0.4, 2.0)
     for gesture in (EAR, COUGH):
@@ -226,11 +226,48 @@ def test_acuity_scales_every_seen_d_prime_and_nothing_else() -> None:
         Observer(acuity=-1)
 
 
+def test_an_observer_weighs_evidence_with_the_acuity_it_knows_it_has() -> None:
+    """Acuity sets what is noticed and the evidence; the weighing of it (the percept's log-likelihood ratio d'·x)
+    uses d' times acuity^insight: insight 0 weighs as usual eyes would, insight 1 with the observer's own d'. Same
+    stream, same gazes and evidence; at acuity 1 insight changes nothing."""
+    for acuity in (0.5, 1.0, 1.5):
+        blind, knowing = Observer(acuity=acuity, insight=0.0), Observer(acuity=acuity, insight=1.0)
+        halfway = Observer(acuity=acuity, insight=0.5)
+        a, b, c = (Perceiver(o, Attention(), np.random.default_rng(8), n_opponents=2) for o in (blind, knowing,
+                                                                                              halfway))
+        for i in range(400):
+            gesture, deliberate = (EAR, COUGH)[i % 2], i % 3 == 0
+            seen = [p.perceive(gesture, deliberate, "opponent", familiar=i % 5 != 0) for p in (a, b, c)]
+            if seen[0] is None:
+                assert seen == [None, None, None]
+                continue
+            x, gaze = seen[0].evidence, seen[0].gaze
+            assert all(p.evidence == x and p.gaze == gaze for p in seen)
+            if gaze == "heard":
+                assert seen[0].llr == seen[1].llr == seen[2].llr
+                continue
+            d = knowing.fixated_d if gaze == "fixated" else knowing.peripheral_d
+            d *= gesture.salience * (1.0 if i % 5 != 0 else knowing.unfamiliar)
+            assert seen[1].llr == pytest.approx(d * x, rel=1e-12)
+            assert seen[0].llr == pytest.approx(d / acuity * x, rel=1e-12)
+            assert seen[2].llr == pytest.approx(d / acuity ** 0.5 * x, rel=1e-12)
+    # The scalar function weighs the same way, and the belief reasons with the eyes the observer thinks it has.
+    p = perceive(Observer(criterion=1.0, acuity=0.5), LOOK_AT_PARTNER, EAR, True, None, relation="partner",
+                 n_opponents=2, u=0.3, z=1.0)
+    assert (p.evidence, p.llr) == (1.5, 3.0)  # d' 1 seen, weighed as 2 (d_fixated, acuity 1)
+    assert Observer(acuity=0.5).self_image() == Observer(acuity=1.0, insight=1.0)
+    assert Observer(acuity=0.25, insight=0.5).self_image().acuity == 0.5
+    assert Observer(acuity=0.5, insight=1.0).self_image() == Observer(acuity=0.5, insight=1.0)
+    with pytest.raises(ConfigError, match=r"^observer.insight = 1.5: must be a number from 0 to 1$"):
+        Observer(insight=1.5)
+
+
 def test_observer_defaults_and_round_trip() -> None:
     # the error knobs and the criterion come from the calibration (kemps_sim.fitted_human), the rest from sources
     assert Observer().as_dict() == {"d_fixated": 2.0, "d_peripheral": 0.8, "criterion": FITTED["observer.criterion"],
                                     "busy_miss": 0.5, "heard_d": 1.5, "priming": FITTED["observer.priming"],
-                                    "neglect": 1.0, "unfamiliar": FITTED["observer.unfamiliar"], "acuity": 1.0}
+                                    "neglect": 1.0, "unfamiliar": FITTED["observer.unfamiliar"], "acuity": 1.0,
+                                    "insight": 0.0}
     assert Observer.from_mapping(OBSERVER.as_dict()) == OBSERVER
     assert Observer.from_mapping({"criterion": -0.5}).criterion == -0.5
     with pytest.raises(ConfigError, match=r"^observer.heard_d = -2: must be a number >= 0$"):

@@ -151,7 +151,7 @@ class Belief:
     def _start(self, obs: Observation) -> None:
         rules = obs.rules
         self.prior = HoldPrior(rules)
-        self.odds = GestureOdds(obs.repertoire, obs.profile.observer, self.players - 2, self.signal_rate,
+        self.odds = GestureOdds(obs.repertoire, obs.profile.observer.self_image(), self.players - 2, self.signal_rate,
                                 obs.profile.fidget_scale)
         fakes, real, partner_weight = self.honesty_params
         self.by_pair = rules.stop_kemps_reveals == "accused_pair"
