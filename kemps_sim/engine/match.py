@@ -19,6 +19,7 @@ from kemps_sim.conventions import deal_candidates, natural_signals
 from kemps_sim.engine.config import EngineConfig
 from kemps_sim.engine.gc_pause import fewer_collections
 from kemps_sim.engine.guard import Stopwatch, run_contained
+from kemps_sim.engine.live import Live
 from kemps_sim.engine.round import RoundSim
 from kemps_sim.engine.seat import SeatKit
 from kemps_sim.errors import AgentError, ConfigError
@@ -125,8 +126,11 @@ def _round_rngs(seed: int, round_index: int) -> tuple[np.random.Generator, np.ra
 def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup: LineupLike = "collector",
                    profiles: ProfilesLike = None, seed: int = 0, *, config: EngineConfig | None = None,
                    repertoire: Repertoire = DEFAULT_REPERTOIRE, errors: str = "raise",
-                   packs: Sequence[Sequence[int]] = ()) -> MatchResult:
+                   packs: Sequence[Sequence[int]] = (), live: Live | None = None) -> MatchResult:
     """Play one match and return its result. Same arguments and seed, same result, always.
+
+    ``live`` plays it on another clock (:meth:`Live.realtime`: the wall's, for people at the table) and tells a
+    listener every event as it happens (:mod:`kemps_sim.engine.live`); the result is the same.
 
     ``packs`` stacks the pack of the first rounds (round ``r`` deals ``packs[r]``, the first card first; see
     :func:`kemps_sim.table.stack_pack`) instead of shuffling it: a scripted game, such as a rule book's example.
@@ -152,7 +156,7 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
     played = _Played(rules, int(seed) if isinstance(seed, int | np.integer) else 0, labels, Standings.start(rules))
 
     def play(watch: Stopwatch) -> MatchResult:
-        return _play_match(played, seats, profiles, seed, config, repertoire, packs, watch)
+        return _play_match(played, seats, profiles, seed, config, repertoire, packs, watch, live)
 
     def failed(error: BaseException) -> MatchResult:
         if errors == "raise" or not isinstance(error, AgentError | InvariantError):
@@ -184,7 +188,8 @@ class _Played:
 
 
 def _play_match(played: _Played, seats: Seats, profiles: ProfilesLike, seed: int, config: EngineConfig,
-                repertoire: Repertoire, packs: Sequence[Sequence[int]], watch: Stopwatch) -> MatchResult:
+                repertoire: Repertoire, packs: Sequence[Sequence[int]], watch: Stopwatch,
+                live: Live | None = None) -> MatchResult:
     """The rounds of a match until a pair has lost or won (or the round cap), keeping ``played`` up to date."""
     rules = played.rules
     seed, names, kits = _setup(rules, seats, profiles, seed, repertoire, watch)
@@ -208,7 +213,7 @@ def _play_match(played: _Played, seats: Seats, profiles: ProfilesLike, seed: int
             rules=rules, kits=kits, repertoire=repertoire, config=config, deal_rng=deal_rng, tie_rng=tie_rng,
             dealer=dealer, signals=signals, standings=played.standings, round_index=index, seed=seed,
             stacked=packs[index] if index < len(packs) else None, watch=watch, candidates=candidates,
-            called=frozenset(called)))
+            called=frozenset(called), live=live))
         called.update(_seen_called(rules, result))
         decided = result.outcome not in (Outcome.VOID_PACK_EXHAUSTED, Outcome.TIMEOUT)
         played.standings = result.standings.finish_round(decided)

@@ -20,6 +20,7 @@ from kemps_sim.cards import RANK, is_four_of_a_kind
 from kemps_sim.engine.calls import CallDesk
 from kemps_sim.engine.config import EngineConfig
 from kemps_sim.engine.guard import Stopwatch
+from kemps_sim.engine.live import Live
 from kemps_sim.engine.middle import FreshMiddle
 from kemps_sim.engine.players import Players
 from kemps_sim.engine.recorder import Recorder
@@ -43,16 +44,16 @@ class RoundSim:
                  deal_rng: np.random.Generator, tie_rng: np.random.Generator, dealer: int, signals: Sequence[str],
                  standings: Standings, round_index: int, seed: int, stacked: Sequence[int] | None = None,
                  watch: Stopwatch | None = None, candidates: Sequence[Sequence[str]] = (),
-                 called: Collection[tuple[int, str]] = ()) -> None:
+                 called: Collection[tuple[int, str]] = (), live: Live | None = None) -> None:
         self.rules, self.kits, self.config = rules, kits, config
-        self.env = env = simpy.Environment()
+        self.env = env = simpy.Environment() if live is None else live.environment()
         self.done = env.event()
         table, redeals = TableState.deal(rules, deal_rng, dealer, stacked)
         self.state = state = RoundState.start(
             rules, table, dealer=dealer, round_index=round_index, signals=signals,
             signals_allowed=tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality)),
             standings=standings, clock=env, candidates=candidates)
-        self.record = record = Recorder(state)
+        self.record = record = Recorder(state, None if live is None else live.listener)
         for kit in kits:  # every round starts with the profile's attention
             if kit.perceiver.attention is not kit.profile.attention:
                 kit.perceiver.look(kit.profile.attention)
