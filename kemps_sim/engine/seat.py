@@ -53,6 +53,9 @@ class SeatKit:
         self.gesture_time = self.samplers["gesture_time"].next
         self.card_read = self.samplers["card_read"].next
         self.patience = self.samplers["patience"].next
+        if getattr(self.agent, "measured_times", False):  # a person at the table: their own times are real, so the
+            # engine adds none of its own (the click is the reach, the key press the word spoken)
+            self.reaction_next = self.reach_next = self.speech = self.gesture_time = self.card_read = _no_time
         self.wakes_on: Callable[[Percept, Observation], bool] = getattr(self.agent, "wakes_on", _always)
         self.wakes_on_middle: Callable[[Observation, Sequence[int]], bool] = getattr(
             self.agent, "wakes_on_middle", _always)
@@ -120,3 +123,8 @@ class SeatKit:
 def _always(*_: object) -> bool:
     """The default wake test: every change matters."""
     return True
+
+
+def _no_time() -> float:
+    """No time at all: what the engine adds to a measured seat's actions."""
+    return 0.0

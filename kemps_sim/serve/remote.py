@@ -1,0 +1,44 @@
+"""A seat played from outside the engine: a person at a browser, or a script standing in for one."""
+
+from __future__ import annotations
+
+import math
+import queue
+
+from kemps_sim.agent import BaseAgent
+from kemps_sim.errors import ConfigError
+from kemps_sim.intents import INTENT_TYPES, Intent, Wait
+from kemps_sim.observation import Observation
+
+#: Simulated seconds between two looks at the inbox: 20 looks a second, under a person's fastest reaction.
+POLL = 0.05
+
+
+class RemoteSeat(BaseAgent):
+    """Its intents arrive in :attr:`inbox` from another thread (:meth:`send`); between them it looks again every
+    ``poll`` simulated seconds. Its times are measured, not drawn (``measured_times``): the engine adds no reaction,
+    reach or speech time to what it does, since the person's own are in when the intent arrives."""
+
+    name = "remote"
+    measured_times = True
+
+    def __init__(self, poll: float = POLL) -> None:
+        if isinstance(poll, bool) or not isinstance(poll, int | float) or not 0.0 < poll < math.inf:
+            raise ConfigError(f"RemoteSeat.poll = {poll!r}: must be a number of seconds > 0")
+        self.poll = float(poll)
+        self.inbox: queue.SimpleQueue[Intent] = queue.SimpleQueue()
+        self._look_again = Wait(self.poll)
+
+    def send(self, intent: Intent) -> None:
+        """Queue an intent for the seat's next look (any thread); what is not an intent is refused in one line."""
+        if not isinstance(intent, INTENT_TYPES):
+            raise ConfigError(f"RemoteSeat.send({intent!r}): not an intent; allowed: "
+                              + ", ".join(kind.__name__ for kind in INTENT_TYPES))
+        self.inbox.put(intent)
+
+    def decide(self, obs: Observation) -> Intent:
+        """The oldest intent sent and not yet played, else a look again after ``poll`` seconds."""
+        try:
+            return self.inbox.get_nowait()
+        except queue.Empty:
+            return self._look_again
