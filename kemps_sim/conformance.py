@@ -5,7 +5,7 @@ play the games."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,3 +81,25 @@ def short(event: Any, limit: int = 160) -> str:
     """An event's repr, cut to ``limit`` characters."""
     text = repr(event)
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def check_construction(seat: Callable[[], Any], name: str, methods: Sequence[str], base: str,
+                       each: str = "seat") -> Any:
+    """The first of two agents the factory ``seat`` builds, checked: the factory runs, the agent has every method of
+    its game's protocol (``methods``; else: subclass ``base``), and each call builds a fresh agent (one per
+    ``each``, seat or player). Every problem is a :class:`ConformanceError` under :data:`BUILD`."""
+    try:
+        one, two = seat(), seat()
+    except Exception as exc:
+        raise ConformanceError(name, [Failure(BUILD, "building the agent",
+                                              f"the factory raised {type(exc).__name__}: {exc}")]) from exc
+    problems = []
+    missing = [m for m in methods if not callable(getattr(one, m, None))]
+    if missing:
+        problems.append(f"{type(one).__name__} has no {', '.join(m + '()' for m in missing)}; subclass {base}"
+                        + (" and implement decide()" if "decide" in methods else ""))
+    if one is two:
+        problems.append(f"the factory returned the same object twice; the engine needs a fresh agent per {each}")
+    if problems:
+        raise ConformanceError(name, [Failure(BUILD, "building the agent", p) for p in problems])
+    return one

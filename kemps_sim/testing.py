@@ -40,6 +40,7 @@ from kemps_sim.conformance import (
     ConformanceError,
     ConformanceReport,
     Failure,
+    check_construction,
     first_difference,
     livelocked,
 )
@@ -174,20 +175,7 @@ def check_agent(factory: AgentLike, *, presets: Iterable[str] | None = None, pla
 
 def _check_construction(seat: _Seat) -> None:
     """The factory must build a fresh agent with the protocol's methods on every call (one per seat)."""
-    try:
-        one, two = seat(), seat()
-    except Exception as exc:
-        raise ConformanceError(seat.name, [Failure(BUILD, "building the agent",
-                                                   f"the factory raised {type(exc).__name__}: {exc}")]) from exc
-    problems = []
-    missing = [m for m in ("decide", "start_match", "choose_signal") if not callable(getattr(one, m, None))]
-    if missing:
-        problems.append(f"{type(one).__name__} has no {', '.join(m + '()' for m in missing)}; subclass "
-                        "kemps_sim.agent.BaseAgent and implement decide()")
-    if one is two:
-        problems.append("the factory returned the same object twice; the engine needs a fresh agent per seat")
-    if problems:
-        raise ConformanceError(seat.name, [Failure(BUILD, "building the agent", p) for p in problems])
+    check_construction(seat, seat.name, ("decide", "start_match", "choose_signal"), "kemps_sim.agent.BaseAgent")
 
 
 def _play(rules: Rules, lineup: list[Any], seed: int, config: EngineConfig) -> MatchResult | _Crashed:

@@ -15,13 +15,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from kemps_sim.conformance import (
-    BUILD,
     CRASH,
     DETERMINISM,
     LIVELOCK,
     ConformanceError,
     ConformanceReport,
     Failure,
+    check_construction,
     first_difference,
     livelocked,
 )
@@ -42,18 +42,7 @@ def check_krepet_agent(seat: Any, *, presets: Iterable[str] | None = None, seeds
     presets, seeds = tuple(PRESETS if presets is None else presets), tuple(seeds)
     if not (presets and seeds):
         raise ConfigError("check_agent: presets and seeds must each name at least one value")
-    try:
-        one, two = seat(), seat()
-    except Exception as exc:
-        raise ConformanceError(seat.name, [Failure(BUILD, "building the agent",
-                                                   f"the factory raised {type(exc).__name__}: {exc}")]) from exc
-    missing = [m for m in METHODS if not callable(getattr(one, m, None))]
-    problems = [f"{type(one).__name__} has no {', '.join(m + '()' for m in missing)}; subclass "
-                "kemps_sim.krepet.agent.BaseKrepetAgent and implement decide()"] if missing else []
-    if one is two:
-        problems.append("the factory returned the same object twice; the engine needs a fresh agent per player")
-    if problems:
-        raise ConformanceError(seat.name, [Failure(BUILD, "building the agent", p) for p in problems])
+    check_construction(seat, seat.name, METHODS, "kemps_sim.krepet.agent.BaseKrepetAgent", each="player")
     config = KrepetConfig(max_moves=max_moves, decide_timeout=5.0, strict=True)
     label = opponents if isinstance(opponents, str) else getattr(opponents, "name", "opponents")
     failures: list[Failure] = []

@@ -16,13 +16,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from kemps_sim.conformance import (
-    BUILD,
     CRASH,
     DETERMINISM,
     LIVELOCK,
     ConformanceError,
     ConformanceReport,
     Failure,
+    check_construction,
     first_difference,
     livelocked,
 )
@@ -43,18 +43,7 @@ def check_snap_agent(seat: Any, *, presets: Iterable[str] | None = None, seeds: 
     presets, seeds, players = tuple(PRESETS if presets is None else presets), tuple(seeds), tuple(players)
     if not (presets and seeds and players):
         raise ConfigError("check_agent: presets, seeds and players must each name at least one value")
-    try:
-        one, two = seat(), seat()
-    except Exception as exc:
-        raise ConformanceError(seat.name, [Failure(BUILD, "building the agent",
-                                                   f"the factory raised {type(exc).__name__}: {exc}")]) from exc
-    missing = [m for m in METHODS if not callable(getattr(one, m, None))]
-    problems = [f"{type(one).__name__} has no {', '.join(m + '()' for m in missing)}; subclass "
-                "kemps_snap.agent.BaseSnapAgent"] if missing else []
-    if one is two:
-        problems.append("the factory returned the same object twice; the engine needs a fresh agent per player")
-    if problems:
-        raise ConformanceError(seat.name, [Failure(BUILD, "building the agent", p) for p in problems])
+    check_construction(seat, seat.name, METHODS, "kemps_snap.agent.BaseSnapAgent", each="player")
     config = SnapConfig(decide_timeout=5.0, strict=True)
     label = opponents if isinstance(opponents, str) else getattr(opponents, "name", "opponents")
     failures: list[Failure] = []
