@@ -23,7 +23,9 @@ def play_scripted(seed: int) -> tuple[LiveTable, list]:
     shown, hand = [], None
     while (message := table.outboxes[0].get(timeout=120)) is not None:
         shown.append(message)
-        _, event = message
+        if message[0] == "view":
+            continue
+        _, _, event = message
         if isinstance(event, Dealt):
             hand = event.hands[0]
         elif isinstance(event, PlayStarted):
@@ -43,10 +45,19 @@ def test_a_scripted_person_plays_a_seat_and_sees_only_what_it_may(seed):
         if started:
             assert any(isinstance(e, Swapped | RaceLost) and e.seat == 0 for e in played.trace), played.index
     # What the seat was shown is, event for event, what the visibility rules let seat 0 know: no other hand.
-    expected = [(i, seen) for i, played in enumerate(result.rounds) for e in played.trace
+    expected = [("event", i, seen) for i, played in enumerate(result.rounds) for e in played.trace
                 if (seen := seen_by(e, 0)) is not None]
-    assert shown == expected
-    for _, event in shown:
+    assert [m for m in shown if m[0] == "event"] == expected
+    # Its views are its own hand and the face-up middle, as the deals and swaps it was shown make them.
+    views = [m[1] for m in shown if m[0] == "view"]
+    assert views and all(v["seat"] == 0 and len(v["hand"]) == 4 and HIDDEN_CARD not in v["hand"] for v in views)
+    dealt = {i: e for kind, i, e, *_ in [m for m in shown if m[0] == "event"] if isinstance(e, Dealt)}
+    firsts = {}
+    for v in views:
+        firsts.setdefault(v["round"], v)
+    for index, view in firsts.items():
+        assert view["hand"] == list(dealt[index].hands[0]) and view["middle"] == list(dealt[index].middle)
+    for _, _, event in [m for m in shown if m[0] == "event"]:
         if isinstance(event, Dealt):
             assert all(card == HIDDEN_CARD for seat, hand in enumerate(event.hands) if seat for card in hand)
             assert HIDDEN_CARD not in event.hands[0]

@@ -14,19 +14,21 @@ from kemps_sim.errors import ConfigError
 from kemps_sim.presets import load_rules
 from kemps_sim.results import MatchResult
 from kemps_sim.rules import Rules
-from kemps_sim.serve.remote import RemoteSeat
+from kemps_sim.serve.remote import POLL, RemoteSeat
 from kemps_sim.trace import TraceEvent
 from kemps_sim.visibility import seen_by
 
-#: What a seat's outbox holds: (round index, the event as the seat knows it); None once the match is over.
-Message = tuple[int, TraceEvent] | None
+#: What a seat's outbox holds: ("event", round index, the event as the seat knows it), ("view", the seat's view when
+#: it changed: :func:`kemps_sim.serve.remote.view_of`), and None once the match is over.
+Message = tuple[str, int, TraceEvent] | tuple[str, dict[str, Any]] | None
 
 
 class LiveTable:
     """One match: ``lineup`` names the agents of the other seats (one entry per seat, any entry at a remote seat
     ignored), ``remote`` the seats played from outside (each a :class:`RemoteSeat`), ``factor`` wall seconds per
     simulated second. :meth:`start` plays it in a thread; each remote seat's :attr:`outboxes` receives, as they
-    happen, the events it may know of, and None at the end; :attr:`result` is the match once it is over."""
+    happen, the events it may know of and its view when it changes (:data:`Message`), and None at the end;
+    :attr:`result` is the match once it is over."""
 
     def __init__(self, rules: Rules | str | Mapping[str, Any] | None, lineup: Sequence[str], remote: Sequence[int],
                  seed: int = 0, factor: float = 1.0, profiles: Any = None, poll: float | None = None) -> None:
@@ -37,11 +39,11 @@ class LiveTable:
         if not remote or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players for s in remote):
             raise ConfigError(f"remote = {list(remote)!r}: give the seats played from outside, each from 0 to "
                               f"{players - 1}")
-        self.seats = {seat: RemoteSeat() if poll is None else RemoteSeat(poll) for seat in sorted(set(remote))}
+        self.outboxes: dict[int, queue.SimpleQueue[Message]] = {s: queue.SimpleQueue() for s in sorted(set(remote))}
+        self.seats = {seat: RemoteSeat(POLL if poll is None else poll, self._publisher(seat)) for seat in self.outboxes}
         self.lineup = [self._factory(seat) if seat in self.seats else lineup[seat] for seat in range(players)]
         self.seed, self.factor, self.profiles = seed, factor, profiles
         self.live = Live.realtime(factor, self._heard)
-        self.outboxes: dict[int, queue.SimpleQueue[Message]] = {seat: queue.SimpleQueue() for seat in self.seats}
         # a seat that looks every poll seconds decides that often: the cap on decisions grows with the round's
         looks = math.ceil(EngineConfig().max_round_seconds / min(s.poll for s in self.seats.values()))
         self.config = replace(EngineConfig(), max_decisions_per_round=EngineConfig().max_decisions_per_round + looks)
@@ -77,11 +79,15 @@ class LiveTable:
             raise self.error
         return self.result
 
+    def _publisher(self, seat: int) -> Any:
+        box = self.outboxes[seat]
+        return lambda view: box.put(("view", view))
+
     def _heard(self, index: int, event: TraceEvent) -> None:
         for seat, box in self.outboxes.items():
             shown = seen_by(event, seat)
             if shown is not None:
-                box.put((index, shown))
+                box.put(("event", index, shown))
 
     def _play(self) -> None:
         try:
