@@ -87,7 +87,7 @@ def check_construction(seat: Callable[[], Any], name: str, methods: Sequence[str
                        each: str = "seat") -> Any:
     """The first of two agents the factory ``seat`` builds, checked: the factory runs, the agent has every method of
     its game's protocol (``methods``; else: subclass ``base``), and each call builds a fresh agent (one per
-    ``each``, seat or player). Every problem is a :class:`ConformanceError` under :data:`BUILD`."""
+    ``each``, seat or player). Every problem is a :class:`ConformanceError` under ``BUILD``."""
     try:
         one, two = seat(), seat()
     except Exception as exc:

@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "sweep": "run a sweep spec (TOML) and summarise it",
     "report": "summarise a sweep's results folder",
     "tournament": "round robin between pair strategies, with ratings",
+    "serve": "serve a live table in the browser, people with agents",
 }
 
 

@@ -17,11 +17,11 @@ POLL = 0.05
 
 
 class RemoteSeat(BaseAgent):
-    """Its intents arrive in :attr:`inbox` from another thread (:meth:`send`); between them it looks again every
+    """Its intents arrive in ``inbox`` from another thread (:meth:`send`); between them it looks again every
     ``poll`` simulated seconds. Its times are measured, not drawn (``measured_times``): the engine adds no reaction,
     reach or speech time to what it does, since the person's own are in when the intent arrives.
 
-    ``publish`` (if given) receives the seat's view (:func:`view_of`: its hand, the middle, its pair's signal, the
+    ``publish`` (if given) receives the seat's view (``view_of``: its hand, the middle, its pair's signal, the
     standings) whenever it changes, read from the seat's own observation, so that it holds nothing the seat may not
     know."""
 

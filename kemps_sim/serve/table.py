@@ -19,16 +19,16 @@ from kemps_sim.trace import TraceEvent
 from kemps_sim.visibility import seen_by
 
 #: What a seat's outbox holds: ("event", round index, the event as the seat knows it), ("view", the seat's view when
-#: it changed: :func:`kemps_sim.serve.remote.view_of`), and None once the match is over.
+#: it changed: ``kemps_sim.serve.remote.view_of``), and None once the match is over.
 Message = tuple[str, int, TraceEvent] | tuple[str, dict[str, Any]] | None
 
 
 class LiveTable:
     """One match: ``lineup`` names the agents of the other seats (one entry per seat, any entry at a remote seat
     ignored), ``remote`` the seats played from outside (each a :class:`RemoteSeat`), ``factor`` wall seconds per
-    simulated second. :meth:`start` plays it in a thread; each remote seat's :attr:`outboxes` receives, as they
-    happen, the events it may know of and its view when it changes (:data:`Message`), and None at the end;
-    :attr:`result` is the match once it is over."""
+    simulated second. :meth:`start` plays it in a thread; each remote seat's ``outboxes`` receives, as they
+    happen, the events it may know of and its view when it changes (``Message``), and None at the end;
+    ``result`` is the match once it is over."""
 
     def __init__(self, rules: Rules | str | Mapping[str, Any] | None, lineup: Sequence[str], remote: Sequence[int],
                  seed: int = 0, factor: float = 1.0, profiles: Any = None, poll: float | None = None) -> None:
@@ -65,6 +65,11 @@ class LiveTable:
         if seat not in self.seats:
             raise ConfigError(f"seat {seat!r}: not a remote seat of this table; remote seats: {sorted(self.seats)}")
         self.seats[seat].send(intent)
+
+    @property
+    def started(self) -> bool:
+        """Whether :meth:`start` was called."""
+        return self._thread.ident is not None
 
     def start(self) -> LiveTable:
         """Begin the match (once)."""

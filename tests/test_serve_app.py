@@ -1,0 +1,84 @@
+"""The live table's web server, driven by Starlette's test client: a scripted person joins by their link, plays a
+match through the WebSocket, and is shown exactly what the visibility rules let their seat know; wrong links, a
+seat taken twice and bad messages are refused in one line."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from kemps_sim.cli import main
+from kemps_sim.serve import LiveTable
+from kemps_sim.serve.app import REFUSED, Room, make_app
+from kemps_sim.serve.messages import event_message
+from kemps_sim.trace import RaceLost, Swapped
+from kemps_sim.visibility import HIDDEN_CARD, seen_by
+
+
+def room(seed: int = 4) -> Room:
+    return Room(LiveTable("standard", ["collector"] * 4, remote=[0], seed=seed, factor=0.01), tokens={"tok": 0})
+
+
+def test_a_person_plays_a_match_through_the_socket_and_sees_only_what_their_seat_may():
+    served = room()
+    client = TestClient(make_app(served))
+    assert "you are seat 0" in client.get("/seat/tok").text
+    received, swapped_in, errors = [], set(), []
+    with client.websocket_connect("/ws/tok") as socket:
+        socket.send_json({"kind": "dance"})  # not an intent: answered, and the seat plays on
+        while (message := socket.receive_json())["type"] != "over":
+            received.append(message)
+            if message["type"] == "error":
+                errors.append(message["message"])
+            if message["type"] == "view" and message["playing"] and message["round"] not in swapped_in:
+                swapped_in.add(message["round"])
+                socket.send_json({"kind": "swap", "give": [message["hand"][0]], "take": [message["middle"][0]]})
+    result = served.table.join(timeout=60)
+    assert message["end_reason"] == "match_over" == result.end_reason
+    assert errors == ["message.kind = 'dance': allowed: swap, call, stalled, object"]
+    # every round the person's swap was played (landed, or lost the race for the card)
+    assert swapped_in == set(range(len(result.rounds)))
+    for played in result.rounds:
+        assert any(isinstance(e, Swapped | RaceLost) and e.seat == 0 for e in played.trace), played.index
+    # what came over the wire is, event for event, what seat 0 may know; its views hold its own cards only
+    expected = [event_message(i, seen) for i, played in enumerate(result.rounds) for e in played.trace
+                if (seen := seen_by(e, 0)) is not None]
+    assert [m for m in received if m["type"] == "event"] == expected
+    views = [m for m in received if m["type"] == "view"]
+    assert views and all(HIDDEN_CARD not in v["hand"] and len(v["hand_names"]) == 4 for v in views)
+    dealt = [m for m in expected if m["event"] == "Dealt"]
+    assert all(card == HIDDEN_CARD for m in dealt for seat, hand in enumerate(m["hands"]) if seat for card in hand)
+
+
+def test_a_wrong_link_and_a_seat_taken_twice_are_refused():
+    served = room()
+    client = TestClient(make_app(served))
+    assert client.get("/seat/guess").status_code == 404
+    with pytest.raises(WebSocketDisconnect) as refused, client.websocket_connect("/ws/guess"):
+        pass
+    assert refused.value.code == REFUSED
+    with client.websocket_connect("/ws/tok"):
+        with pytest.raises(WebSocketDisconnect) as again, client.websocket_connect("/ws/tok"):
+            pass
+        assert again.value.code == REFUSED
+    served.table.join(timeout=60)
+
+
+def test_the_links_are_unguessable_and_one_per_person():
+    served = Room(LiveTable("standard", ["collector"] * 4, remote=[0, 2], seed=1))
+    links = served.links("127.0.0.1", 8765)
+    assert sorted(links) == [0, 2] and len(set(links.values())) == 2
+    assert all(len(link.rsplit("/", 1)[1]) >= 20 for link in links.values())  # 16 random bytes, base64
+
+
+@pytest.mark.parametrize(("args", "fragment"), [
+    (["--humans", "7"], "--humans 7: '7' is not a seat; give seats from 0 to 3"),
+    (["--humans", "1,1"], "--humans 1,1: a seat is named twice"),
+    (["--port", "70000"], "--port 70000: must be from 1 to 65535"),
+    (["--lineup", "collector,watcher,random"], "--lineup has 3 entries for 4 players"),
+])
+def test_bad_serve_options_are_one_line_and_exit_2(args, fragment, capsys):
+    assert main(["serve", *args]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
