@@ -12,7 +12,7 @@ from kemps_sim.gestures import DEFAULT_REPERTOIRE
 from kemps_sim.intents import Swap, Wait
 from kemps_sim.profiles import PlayerProfile
 from kemps_sim.serve import LiveTable, RemoteSeat
-from kemps_sim.trace import Dealt, PlayStarted, RaceLost, Swapped
+from kemps_sim.trace import Dealt, Perceived, PlayStarted, RaceLost, Swapped
 from kemps_sim.visibility import HIDDEN_CARD, seen_by
 
 
@@ -39,14 +39,16 @@ def test_a_scripted_person_plays_a_seat_and_sees_only_what_it_may(seed):
     table, shown = play_scripted(seed)
     result = table.result
     assert result is not None and result.end_reason == "match_over" and result.agents[0] == "remote0"
-    # Every round, the person's swap was played: it landed, or lost the race for the card to a faster hand.
-    for played in result.rounds:
-        started = [e for e in played.trace if isinstance(e, PlayStarted)]
-        if started:
-            assert any(isinstance(e, Swapped | RaceLost) and e.seat == 0 for e in played.trace), played.index
+    # Every round, the person's swap was played (it landed, or lost the race for the card to a faster hand) or,
+    # when the card had gone by the time it arrived, refused in words to the person, and the match went on.
+    refused = [m for m in shown if m[0] == "refused"]
+    played_swaps = sum(any(isinstance(e, Swapped | RaceLost) and e.seat == 0 for e in played.trace)
+                       for played in result.rounds)
+    assert played_swaps + len(refused) >= len(result.rounds) and played_swaps >= 1
+    assert all("not in the middle" in m[1] or "not in your hand" in m[1] for m in refused)
     # What the seat was shown is, event for event, what the visibility rules let seat 0 know: no other hand.
     expected = [("event", i, seen) for i, played in enumerate(result.rounds) for e in played.trace
-                if (seen := seen_by(e, 0)) is not None]
+                if not isinstance(e, Perceived) and (seen := seen_by(e, 0)) is not None]
     assert [m for m in shown if m[0] == "event"] == expected
     # Its views are its own hand and the face-up middle, as the deals and swaps it was shown make them.
     views = [m[1] for m in shown if m[0] == "view"]
@@ -61,6 +63,24 @@ def test_a_scripted_person_plays_a_seat_and_sees_only_what_it_may(seed):
         if isinstance(event, Dealt):
             assert all(card == HIDDEN_CARD for seat, hand in enumerate(event.hands) if seat for card in hand)
             assert HIDDEN_CARD not in event.hands[0]
+
+
+def test_an_action_the_rules_refuse_is_refused_not_the_end_of_the_match():
+    """A person's click can be late (the card gone before it arrives): the engine refuses the intent, says why, and
+    the match goes on; an agent that is not a person still ends the match with such an intent."""
+    table = LiveTable("standard", ["collector"] * 4, remote=[0], seed=3, factor=0.01).start()
+    sent = False
+    notes = []
+    while (message := table.outboxes[0].get(timeout=120)) is not None:
+        if message[0] == "refused":
+            notes.append(message[1])
+        elif message[0] == "event" and isinstance(message[2], Dealt) and not sent:
+            own = message[2].hands[0]
+            table.send(0, Swap(give=(own[0],), take=(own[1],)))  # its own card is never in the middle
+            sent = True
+    result = table.join(timeout=120)
+    assert result.end_reason == "match_over" and len(notes) == 1
+    assert notes[0].startswith("Swap(give=") and "not in the middle" in notes[0]
 
 
 def test_a_measured_seat_takes_no_simulated_time_to_act():

@@ -23,7 +23,7 @@ from kemps_sim.engine.guard import Stopwatch
 from kemps_sim.engine.seat import SeatKit
 from kemps_sim.errors import AgentError
 from kemps_sim.gestures import Repertoire
-from kemps_sim.intents import INTENT_TYPES, Intent
+from kemps_sim.intents import INTENT_TYPES, Intent, Wait
 from kemps_sim.observation import Observation
 from kemps_sim.perception import Attention
 from kemps_sim.state import RoundState
@@ -142,10 +142,22 @@ class Players:
                                    + ", ".join(t.__name__ for t in INTENT_TYPES))
         problem = self.checker.problem(seat, intent)
         if problem is not None:
-            raise self.agent_error(seat, problem)
+            intent = self._refused(seat, kit, intent, problem)
         if kit.gaze is not None:
             self._look(seat, kit)
         return intent
+
+    def _refused(self, seat: int, kit: SeatKit, intent: Intent, problem: str) -> Intent:
+        """An intent the rules do not allow ends the match, as an agent's error, except at a seat whose times are
+        measured (a person's: a card they clicked may be gone by the time the click arrives): its agent is told
+        (``refused(intent, problem)``) and waits as it answers."""
+        refused = getattr(kit.agent, "refused", None) if kit.measured else None
+        if refused is None:
+            raise self.agent_error(seat, problem)
+        instead = self.hook(seat, "refused", refused, intent, problem)
+        if type(instead) is not Wait:
+            raise self.agent_error(seat, f"refused() returned {instead!r}; allowed: a Wait")
+        return instead
 
     def _look(self, seat: int, kit: SeatKit) -> None:
         """Apply the agent's attention policy: where its eyes go from this decision on."""

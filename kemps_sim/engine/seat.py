@@ -53,8 +53,10 @@ class SeatKit:
         self.gesture_time = self.samplers["gesture_time"].next
         self.card_read = self.samplers["card_read"].next
         self.patience = self.samplers["patience"].next
-        if getattr(self.agent, "measured_times", False):  # a person at the table: their own times are real, so the
-            # engine adds none of its own (the click is the reach, the key press the word spoken)
+        #: A person at the table: their own times are real, so the engine adds none of its own (the click is the
+        #: reach, the key press the word spoken), and an action the rules refuse is refused, not an error.
+        self.measured = bool(getattr(self.agent, "measured_times", False))
+        if self.measured:
             self.reaction_next = self.reach_next = self.speech = self.gesture_time = self.card_read = _no_time
         self.wakes_on: Callable[[Percept, Observation], bool] = getattr(self.agent, "wakes_on", _always)
         self.wakes_on_middle: Callable[[Observation, Sequence[int]], bool] = getattr(

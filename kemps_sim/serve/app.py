@@ -96,6 +96,8 @@ async def _pump(websocket: WebSocket, table: LiveTable, seat: int) -> None:
             break
         if message[0] == "view":
             await websocket.send_json(view_message(message[1]))
+        elif message[0] == "refused":
+            await websocket.send_json({"type": "refused", "message": message[1]})
         else:
             await websocket.send_json(event_message(message[1], message[2]))
     result = table.result

@@ -21,20 +21,21 @@ class RemoteSeat(BaseAgent):
     ``poll`` simulated seconds. Its times are measured, not drawn (``measured_times``): the engine adds no reaction,
     reach or speech time to what it does, since the person's own are in when the intent arrives.
 
-    ``publish`` (if given) receives the seat's view (``view_of``: its hand, the middle, its pair's signal, the
-    standings) whenever it changes, read from the seat's own observation, so that it holds nothing the seat may not
-    know."""
+    ``notify`` (if given) hears why the engine refused an intent (:meth:`refused`), and ``publish`` the seat's view
+    (``view_of``: its hand, the middle, its pair's signal, the standings) whenever it changes, read from the seat's
+    own observation, so that it holds nothing the seat may not know."""
 
     name = "remote"
     measured_times = True
 
-    def __init__(self, poll: float = POLL, publish: Callable[[dict[str, Any]], None] | None = None) -> None:
+    def __init__(self, poll: float = POLL, publish: Callable[[dict[str, Any]], None] | None = None,
+                 notify: Callable[[str], None] | None = None) -> None:
         if isinstance(poll, bool) or not isinstance(poll, int | float) or not 0.0 < poll < math.inf:
             raise ConfigError(f"RemoteSeat.poll = {poll!r}: must be a number of seconds > 0")
         self.poll = float(poll)
         self.inbox: queue.SimpleQueue[Intent] = queue.SimpleQueue()
         self._look_again = Wait(self.poll)
-        self.publish = publish
+        self.publish, self.notify = publish, notify
         self._shown: dict[str, Any] | None = None
 
     def send(self, intent: Intent) -> None:
@@ -43,6 +44,13 @@ class RemoteSeat(BaseAgent):
             raise ConfigError(f"RemoteSeat.send({intent!r}): not an intent; allowed: "
                               + ", ".join(kind.__name__ for kind in INTENT_TYPES))
         self.inbox.put(intent)
+
+    def refused(self, intent: Intent, problem: str) -> Wait:
+        """The engine refused an intent the rules do not allow now (a card taken before the click arrived): say so
+        (``notify``) and look again."""
+        if self.notify is not None:
+            self.notify(problem)
+        return self._look_again
 
     def decide(self, obs: Observation) -> Intent:
         """The oldest intent sent and not yet played, else a look again after ``poll`` seconds (the view published

@@ -15,19 +15,21 @@ from kemps_sim.presets import load_rules
 from kemps_sim.results import MatchResult
 from kemps_sim.rules import Rules
 from kemps_sim.serve.remote import POLL, RemoteSeat
-from kemps_sim.trace import TraceEvent
+from kemps_sim.trace import Perceived, TraceEvent
 from kemps_sim.visibility import seen_by
 
 #: What a seat's outbox holds: ("event", round index, the event as the seat knows it), ("view", the seat's view when
-#: it changed: ``kemps_sim.serve.remote.view_of``), and None once the match is over.
-Message = tuple[str, int, TraceEvent] | tuple[str, dict[str, Any]] | None
+#: it changed: ``kemps_sim.serve.remote.view_of``), ("refused", why the engine refused an intent of the seat), and
+#: None once the match is over.
+Message = tuple[str, int, TraceEvent] | tuple[str, Any] | None
 
 
 class LiveTable:
     """One match: ``lineup`` names the agents of the other seats (one entry per seat, any entry at a remote seat
     ignored), ``remote`` the seats played from outside (each a :class:`RemoteSeat`), ``factor`` wall seconds per
     simulated second. :meth:`start` plays it in a thread; each remote seat's ``outboxes`` receives, as they
-    happen, the events it may know of and its view when it changes (``Message``), and None at the end;
+    happen, the events it may know of (but the model's percepts at its seat: the person sees with their own eyes)
+    and its view when it changes (``Message``), and None at the end;
     ``result`` is the match once it is over."""
 
     def __init__(self, rules: Rules | str | Mapping[str, Any] | None, lineup: Sequence[str], remote: Sequence[int],
@@ -40,7 +42,7 @@ class LiveTable:
             raise ConfigError(f"remote = {list(remote)!r}: give the seats played from outside, each from 0 to "
                               f"{players - 1}")
         self.outboxes: dict[int, queue.SimpleQueue[Message]] = {s: queue.SimpleQueue() for s in sorted(set(remote))}
-        self.seats = {seat: RemoteSeat(POLL if poll is None else poll, self._publisher(seat)) for seat in self.outboxes}
+        self.seats = {seat: RemoteSeat(POLL if poll is None else poll, *self._tellers(seat)) for seat in self.outboxes}
         self.lineup = [self._factory(seat) if seat in self.seats else lineup[seat] for seat in range(players)]
         self.seed, self.factor, self.profiles = seed, factor, profiles
         self.live = Live.realtime(factor, self._heard)
@@ -84,11 +86,14 @@ class LiveTable:
             raise self.error
         return self.result
 
-    def _publisher(self, seat: int) -> Any:
+    def _tellers(self, seat: int) -> tuple[Any, Any]:
+        """How the remote seat's view and its refused intents reach its outbox."""
         box = self.outboxes[seat]
-        return lambda view: box.put(("view", view))
+        return (lambda view: box.put(("view", view))), (lambda problem: box.put(("refused", problem)))
 
     def _heard(self, index: int, event: TraceEvent) -> None:
+        if type(event) is Perceived:  # a person sees with their own eyes: what the model's observer at their seat
+            return  # noticed is the model's, and would tell them of a gesture they did not see
         for seat, box in self.outboxes.items():
             shown = seen_by(event, seat)
             if shown is not None:
