@@ -175,11 +175,12 @@ def knob_specs() -> dict[str, KnobSpec]:
     return specs_of(Rules)
 
 
-def read_rules_toml(path: str | Path) -> dict[str, Any]:
-    """The knob mapping of a rules TOML file (top level, or its ``[rules]`` table).
+def read_rules_toml(path: str | Path, example: str = "standard") -> dict[str, Any]:
+    """The knob mapping of a rules TOML file (top level, or its ``[rules]`` table), for any game's rules.
 
     Every problem reading the file (missing, a folder, unreadable, not UTF-8, not TOML) and a file that sets no knob
-    and names no preset is a one-line :class:`ConfigError` naming the file.
+    and names no preset is a one-line :class:`ConfigError` naming the file (and, for the latter, a preset of the
+    game as the ``example`` to give).
     """
     path = Path(path)
     where = f"rules file {str(path)!r}"
@@ -206,7 +207,7 @@ def read_rules_toml(path: str | Path) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise ConfigError(f"{where}: 'rules' must be a table")
     if not data:
-        raise ConfigError(f'{where}: sets no knob and names no preset; give `preset = "standard"` or knobs')
+        raise ConfigError(f'{where}: sets no knob and names no preset; give `preset = "{example}"` or knobs')
     return data
 
 

@@ -127,3 +127,17 @@ def test_the_higher_side_top_starts_and_ties_are_cut():
     assert starting_player(s, rng) == 1  # a tie: the cut talons decide, and every cut card of player 1 is higher
     starts = {deal(None, seed).to_move for seed in range(12)}
     assert starts == {0, 1}
+
+
+def test_a_krepet_rules_file_is_read_as_every_games_and_names_a_krepet_preset(tmp_path):
+    from kemps_sim.krepet.presets import rules_source
+
+    empty, bad = tmp_path / "empty.toml", tmp_path / "bad.toml"
+    empty.write_text("", encoding="utf-8")
+    bad.write_text("interrupted_move = ", encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"sets no knob and names no preset; give `preset = \"wikibooks\"` or knobs"):
+        rules_source(str(empty))
+    with pytest.raises(ConfigError, match=r"bad\.toml': not valid TOML"):
+        rules_source(str(bad))
+    with pytest.raises(ConfigError, match=r"missing\.toml': no such file"):
+        rules_source(str(tmp_path / "missing.toml"))

@@ -7,14 +7,13 @@ come from :func:`load_krepet_rules` (a preset name, a mapping of knobs maybe nam
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
-from pathlib import Path
 from typing import Any
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.krepet.rules import KrepetRules, check_knob_names
 from kemps_sim.presets import Preset, reading, said
+from kemps_sim.rules import read_rules_toml
 from kemps_sim.suggest import did_you_mean
 
 WIKIBOOKS = Preset("wikibooks", "002", "de", "Krepet, a two-player Kampfpatience (Wikibooks card games page)", {
@@ -115,13 +114,8 @@ def origins(name: str = DEFAULT_PRESET) -> dict[str, str]:
 
 
 def rules_source(text: str | None) -> str | dict[str, Any] | None:
-    """What the command line's ``--rules`` names: a preset name as it is, or the knobs of a TOML file (which may
-    name a ``preset``), read with a one-line error if the file cannot be read."""
+    """A preset name as it is, or the knobs of a TOML file (which may name a ``preset``), read as every game's rules
+    files are (:func:`kemps_sim.rules.read_rules_toml`)."""
     if text is None or not text.lower().endswith(".toml"):
         return text
-    try:
-        return tomllib.loads(Path(text).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"--rules {text}: cannot read the file ({(exc.strerror or str(exc)).lower()})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"--rules {text}: not valid TOML ({exc})") from None
+    return read_rules_toml(text, example=DEFAULT_PRESET)

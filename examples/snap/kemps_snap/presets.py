@@ -6,13 +6,12 @@ has its value (``kemps-sim rules --game snap`` prints them).
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.rules import read_rules_toml
 from kemps_sim.suggest import did_you_mean
 from kemps_snap.rules import SnapRules, check_knob_names
 
@@ -79,13 +78,8 @@ def load_snap_rules(spec: str | Mapping[str, Any] | SnapRules | None = None, **o
 
 
 def rules_source(text: str | None) -> str | dict[str, Any] | None:
-    """A preset name as it is, or the knobs of a TOML file (which may name a ``preset``), read with a one-line
-    error if the file cannot be read."""
+    """A preset name as it is, or the knobs of a TOML file (which may name a ``preset``), read as every game's rules
+    files are (:func:`kemps_sim.rules.read_rules_toml`)."""
     if text is None or not text.lower().endswith(".toml"):
         return text
-    try:
-        return tomllib.loads(Path(text).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise ConfigError(f"rules {text}: cannot read the file ({(exc.strerror or str(exc)).lower()})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"rules {text}: not valid TOML ({exc})") from None
+    return read_rules_toml(text, example=DEFAULT_PRESET)
