@@ -192,13 +192,14 @@ def events_table(result: MatchResult) -> pd.DataFrame:
 
 def events_rows(result: MatchResult) -> list[dict]:
     """The rows of :func:`events_table` as plain dicts (each with the keys of its event's fields only)."""
-    rows = []
-    for rnd in result.rounds:
-        for event in rnd.trace:
-            row = {"seed": result.seed, "round": rnd.index, "event": type(event).__name__}
-            row.update({k: (v if not isinstance(v, tuple) else repr(v)) for k, v in event._asdict().items()})
-            rows.append(row)
-    return rows
+    return [event_row(result.seed, rnd.index, event) for rnd in result.rounds for event in rnd.trace]
+
+
+def event_row(seed: int, index: int, event: trace.TraceEvent) -> dict:
+    """One trace event as a row of :func:`events_table` (tuples as their ``repr``)."""
+    row = {"seed": seed, "round": index, "event": type(event).__name__}
+    row.update({k: (v if not isinstance(v, tuple) else repr(v)) for k, v in event._asdict().items()})
+    return row
 
 
 def tables(results: Iterable[MatchResult], events: bool = False) -> dict[str, pd.DataFrame]:

@@ -122,3 +122,16 @@ def seen_by(event: TraceEvent, seat: int) -> TraceEvent | None:
     if kind is Gestured and event.seat == seat and event.deliberate:
         return event
     return None
+
+
+def on_screen(event: TraceEvent, seat: int) -> TraceEvent | None:
+    """``event`` as a person at ``seat`` of a live table is shown it, or None: what :func:`seen_by` gives the seat,
+    and also every other player's gesture, made in plain sight, by its form alone (``deliberate``, ``holds_four``
+    and ``slip`` None: whether it was meant is the person's to judge); but not the model's percepts at the seat (a
+    person sees with their own eyes, and a percept would tell them of a gesture they did not notice)."""
+    kind = type(event)
+    if kind is Perceived:
+        return None
+    if kind is Gestured and event.seat != seat:
+        return event._replace(deliberate=None, holds_four=None, slip=None)
+    return seen_by(event, seat)

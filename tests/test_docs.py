@@ -8,12 +8,13 @@ import importlib.util
 import inspect
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.browser import headless_chromium
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "reference"
@@ -183,7 +184,6 @@ def test_the_api_cross_references_are_links_and_none_is_left_as_written(site):
 
 
 # Code blocks in a real browser ---------------------------------------------------------------------------------
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 
 #: For every code block of a page (Material's, and a notebook cell's): how many pieces of its text lie under its
 #: copy button or outside the block (hidden, or behind a scroll bar), with the first such text.
@@ -218,22 +218,7 @@ return found;
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not (os.path.exists(p) or shutil.which(Path(p).name))]
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but no browser: {', '.join(missing)} missing")
-        pytest.skip(f"no headless Chromium here ({', '.join(missing)} missing)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        options.add_argument(flag)
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER if os.path.exists(CHROMEDRIVER)
-                                              else shutil.which("chromedriver")), options=options)
+    driver = headless_chromium(tmp_path_factory.mktemp("chromium"))
     yield driver
     driver.quit()
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from kemps_sim.replay import page_html, replay_data, write_html
 from kemps_sim.replay.data import tables_in_full
 from kemps_sim.retrace import TableReplay
 from kemps_sim.trace import CallHeard
+from tests.browser import headless_chromium
 
 MATCHES = {"standard-4": (load_rules("standard"), "collector,watcher", 0),
            "kems-8": (load_rules("kems", players=8), "collector,watcher,collector,watcher", 0)}
@@ -100,30 +100,11 @@ def test_play_writes_the_page(tmp_path, capsys):
 
 
 # A real browser ------------------------------------------------------------------------------------------------
-CHROMIUM, CHROMEDRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
-
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
-    missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not (os.path.exists(p) or shutil.which(Path(p).name))]
-    if missing:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but no browser: {', '.join(missing)} missing (.ci/run installs Debian's "
-                        "chromium and chromium-driver)")
-        pytest.skip(f"no headless Chromium here ({', '.join(missing)} missing; apt-get install chromium "
-                    "chromium-driver)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM if os.path.exists(CHROMIUM) else shutil.which("chromium")
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                 "--window-size=1400,900", f"--user-data-dir={tmp_path_factory.mktemp('chromium')}"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(CHROMEDRIVER if os.path.exists(CHROMEDRIVER)
-                                              else shutil.which("chromedriver")), options=options)
+    driver = headless_chromium(tmp_path_factory.mktemp("chromium"), "--disable-quic", "--window-size=1400,900",
+                               logs=True)
     driver.set_script_timeout(180)
     yield driver
     driver.quit()

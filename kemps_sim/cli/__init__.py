@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "report": "summarise a sweep's results folder",
     "tournament": "round robin between pair strategies, with ratings",
     "serve": "serve a live table in the browser, people with agents",
+    "calibrate": "fit a person's human parameters to recorded live-table sessions",
 }
 
 

@@ -16,6 +16,8 @@ from kemps_sim.games import DEFAULT_GAME, game, game_names
 from kemps_sim.games.commands import match_seed, parse_overrides, say_seed
 from kemps_sim.narrate import narrate, standings_text
 from kemps_sim.presets import preset_names, resolve_any
+from kemps_sim.profile_file import load_profile_file
+from kemps_sim.profiles import PlayerProfile
 from kemps_sim.replay.target import html_seat, html_target
 
 
@@ -38,6 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help='agents by seat or pair, e.g. "collector,random(p_swap=0.3)" (default: collector; for '
                         'krepet one agent for both players or one each, e.g. "greedy,lookout(attention=0.9)", '
                         'default greedy)')
+    p.add_argument("--profile", default=None, metavar="FILE.toml",
+                   help="the human profile of every seat (reaction, reach and speech times, the observer, ...): a "
+                        "profile file, TOML with a [profile] table, as kemps-sim calibrate writes (default: the "
+                        "default profile)")
     p.add_argument("--seed", type=int, default=None,
                    help="the match seed, a whole number >= 0 (default: a new seed drawn at random and printed, so "
                         "that --seed N plays the same match again)")
@@ -86,7 +92,8 @@ def run_kemps(args: argparse.Namespace) -> int:
         raise ConfigError(f"--seat {seat}: only used with --html FILE.html")
     caps = {} if args.max_round_seconds is None else {"max_round_seconds": args.max_round_seconds}
     config = EngineConfig(all_fidgets=args.fidgets, **caps)
-    result = simulate_match(rules, args.lineup or "collector", seed=match_seed(args), config=config)
+    profile = seat_profile(args.profile)
+    result = simulate_match(rules, args.lineup or "collector", profile, seed=match_seed(args), config=config)
     round_number = 1 if args.round_number is None else args.round_number
     played = len(result.rounds)
     if timeline is not None and round_number > played:  # known only now, but before any output
@@ -110,6 +117,11 @@ def run_kemps(args: argparse.Namespace) -> int:
         whose = "" if seat is None else f" (what seat {seat} knows)"
         print(f"replay page written to {page}{whose}", file=sys.stderr if args.json else sys.stdout)
     return 0
+
+
+def seat_profile(path: str | None) -> PlayerProfile | None:
+    """The profile of ``--profile FILE.toml`` (every seat's), or None for the default profile."""
+    return None if path is None else load_profile_file(path, f"--profile {path}")
 
 
 def check_timeline(path: str | None, round_number: int | None) -> Path | None:

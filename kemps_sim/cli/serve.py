@@ -4,10 +4,14 @@ link printed here) and agents at the others."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.games.commands import match_seed, parse_overrides
 from kemps_sim.lineup import split_lineup
+
+#: The largest message a page may send, in bytes (an action is well under 200).
+MAX_MESSAGE = 16_384
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,6 +31,20 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=8765, help="the port (default 8765)")
     p.add_argument("--factor", type=float, default=1.0,
                    help="wall seconds per simulated second (default 1: real speed; 2 plays at half speed)")
+    p.add_argument("--data", default=None, metavar="DIR",
+                   help="record each table's session into DIR (tables as Parquet and CSV; see 'run a study')")
+    p.add_argument("--on-leave", default="pause", metavar="pause|AGENT",
+                   help="when a person's page closes: pause the table until they are back (default), or let the "
+                        "named agent play their seat")
+    p.add_argument("--rate", type=float, default=10.0,
+                   help="the most inputs a second a person's page may send (bursts of twice as many; default 10)")
+    p.add_argument("--intro", default=None, metavar="FILE.html|none",
+                   help="the consent and instructions a person reads before joining (HTML; default: the "
+                        "built-in instructions; none: straight to the table)")
+    p.add_argument("--practice", action="store_true",
+                   help="offer each person a practice round against slow agents before the match (not recorded)")
+    p.add_argument("--tables", type=int, default=1,
+                   help="how many tables to serve at once, each with its own people and seed (seed, seed+1, ...)")
     p.set_defaults(run=run)
 
 
@@ -45,6 +63,24 @@ def humans_of(text: str, players: int) -> list[int]:
     if len(set(seats)) != len(seats):
         raise ConfigError(f"--humans {text}: a seat is named twice")
     return seats
+
+
+def intro_of(option: str | None) -> str:
+    """The intro's HTML: the built-in instructions, a study's own file, or none."""
+    if option == "none":
+        return ""
+    if option is None:
+        from importlib import resources
+
+        return resources.files("kemps_sim.serve").joinpath("assets/intro.html").read_text(encoding="utf-8")
+    path = Path(option)
+    if not path.is_file():
+        raise ConfigError(f"--intro {option}: no such file; give an HTML file of the study's consent and "
+                          "instructions, or none")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError(f"--intro {option}: not UTF-8 text; give an HTML file") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,10 +110,22 @@ def run(args: argparse.Namespace) -> int:
                           "pip install -e '.[serve]'") from None
     from kemps_sim.serve import LiveTable
 
-    table = LiveTable(rules, lineup, humans, seed=match_seed(args), factor=args.factor)
-    room = Room(table)
-    print(f"seed {args.seed}; the match starts when every person has joined:")
-    for seat, link in room.links(args.host, args.port).items():
-        print(f"  seat {seat}: {link}")
-    uvicorn.run(make_app(room), host=args.host, port=args.port, log_level="warning")
+    if not 1 <= args.tables <= 64:
+        raise ConfigError(f"--tables {args.tables}: must be from 1 to 64")
+    if not args.factor > 0:
+        raise ConfigError(f"--factor {args.factor}: must be a number > 0 (wall seconds per simulated second)")
+    intro = intro_of(args.intro)
+    seed = match_seed(args)
+    tables = [LiveTable(rules, lineup, humans, seed=seed + number, factor=args.factor, data=args.data,
+                        on_leave=args.on_leave, rate=args.rate) for number in range(args.tables)]
+    room = Room(tables, intro=intro, practice=args.practice)
+    print(f"seed {seed}; each table starts when every person at it has joined"
+          + (f"; sessions are recorded in {args.data}" if args.data else "") + ":")
+    for (number, seat), link in room.links(args.host, args.port).items():
+        print(f"  table {number + 1}, seat {seat}: {link}")
+    try:
+        uvicorn.run(make_app(room), host=args.host, port=args.port, log_level="warning", ws_max_size=MAX_MESSAGE)
+    finally:
+        for table in tables:
+            table.stop()
     return 0

@@ -46,6 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KNOB=VALUE",
                    help="override one rule knob (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="the master seed (default 0)")
+    p.add_argument("--profile", default=None, metavar="FILE.toml",
+                   help="the human profile of every seat: a profile file (TOML with a [profile] table, as "
+                        "kemps-sim calibrate writes; default: the default profile)")
     p.add_argument("--output", default="results/tournament", metavar="DIR",
                    help="results folder (default results/tournament)")
     where = p.add_mutually_exclusive_group()
@@ -74,10 +77,15 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--confidence {args.confidence}: must be between 0 and 1 (exclusive), e.g. 0.95")
     if args.plots is not None and Path(args.plots).exists() and not Path(args.plots).is_dir():
         raise ConfigError(f"--plots {args.plots!r}: exists and is not a folder")
+    profile = None
+    if args.profile is not None:
+        from kemps_sim.profile_file import load_profile_file
+
+        profile = load_profile_file(args.profile, f"--profile {args.profile}").as_dict()
     from kemps_sim.sweep.tournament import tournament_spec  # deferred: the sweep package loads pandas and SciPy
 
     spec = tournament_spec(list(args.strategies), args.matches, args.rules, parse_overrides(args.overrides),
-                           args.seed, args.output, args.game)
+                           args.seed, args.output, args.game, profile)
     done = run_sweep(spec, workers=1 if args.serial else args.workers, scheduler=args.scheduler,
                      extend=args.extend, progress=not args.no_progress)
     print(f"{done.folder}: {done.already_done + done.ran} of {done.planned} matches stored "

@@ -98,6 +98,12 @@ def _stream(seed: int, *key: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=key)
 
 
+def first_dealer(rules: Rules, seed: int) -> int:
+    """The seat that deals the first round of the match of ``seed`` (drawn from its own stream, whatever the
+    deal): what a stacked pack (:func:`kemps_sim.table.stack_pack`) needs to know to give each seat its hand."""
+    return int(np.random.default_rng(_stream(seed, DEALERS)).integers(rules.players))
+
+
 def _candidates(rules: Rules, repertoire: Repertoire, seed: int) -> tuple[tuple[str, ...], ...]:
     """Each pair's candidate signals for the match: the natural pool dealt round robin (kemps_sim.conventions)."""
     pool = natural_signals(repertoire, rules.signal_modality, pairs=rules.pairs)
@@ -196,7 +202,7 @@ def _play_match(played: _Played, seats: Seats, profiles: ProfilesLike, seed: int
     played.names = tuple(names)
     n = rules.players
     dealer_rng = np.random.default_rng(_stream(seed, DEALERS))
-    dealer = int(dealer_rng.integers(n))  # the first dealer is drawn: no seat starts with the dealer's burden
+    dealer = int(dealer_rng.integers(n))  # the first dealer is drawn (first_dealer): no seat starts with the burden
     signals: tuple[str, ...] = ()
     last_state: RoundState | None = None
     allowed = tuple(g.name for g in repertoire.allowed_signals(rules.signal_modality))

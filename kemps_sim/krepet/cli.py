@@ -34,7 +34,12 @@ def run_play(args: argparse.Namespace) -> int:
         raise ConfigError("--fidgets: not used with --game krepet (its watcher looks at moves, not gestures)")
     rules = load_krepet_rules(rules_source(args.rules), **parse_overrides(args.overrides))
     page = None if args.html is None else html_target(args.html)
-    result = play_krepet(rules, args.lineup or DEFAULT_LINEUP, seed=match_seed(args))
+    profile = None
+    if getattr(args, "profile", None) is not None:
+        from kemps_sim.profile_file import load_profile_file
+
+        profile = load_profile_file(args.profile, f"--profile {args.profile}")
+    result = play_krepet(rules, args.lineup or DEFAULT_LINEUP, profile, seed=match_seed(args))
     say_seed(args)
     if args.json:
         print(json.dumps(as_json(result), ensure_ascii=False))

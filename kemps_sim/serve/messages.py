@@ -4,17 +4,28 @@ allowed."""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from kemps_sim.cards import card_name
 from kemps_sim.errors import ConfigError
-from kemps_sim.intents import CallDoubleKemps, CallKemps, CallStopKemps, Intent, Object, SayStalled, Swap
+from kemps_sim.gestures import DEFAULT_REPERTOIRE
+from kemps_sim.intents import (
+    CallDoubleKemps,
+    CallKemps,
+    CallStopKemps,
+    Gesture,
+    Intent,
+    Object,
+    SayStalled,
+    Swap,
+)
 from kemps_sim.trace import TraceEvent
 
 #: The calls a page may send, by name.
 CALLS = {"kemps": CallKemps, "double_kemps": CallDoubleKemps, "stop_kemps": CallStopKemps}
 #: The kinds of message a page may send.
-KINDS = ("swap", "call", "stalled", "object")
+KINDS = ("swap", "call", "stalled", "object", "gesture")
 
 
 def plain(value: Any) -> Any:
@@ -39,7 +50,8 @@ def view_message(view: dict[str, Any]) -> dict[str, Any]:
 def intent_from(data: Any, players: int) -> Intent:
     """The intent a page's message asks for: ``{"kind": "swap", "give": [cards], "take": [cards]}``,
     ``{"kind": "call", "call": "kemps" | "double_kemps" | "stop_kemps", "accused": seat}`` (the seat only for a Stop
-    Kemps), ``{"kind": "stalled"}`` or ``{"kind": "object"}``. The engine judges whether the rules allow it."""
+    Kemps), ``{"kind": "stalled"}``, ``{"kind": "object"}`` or ``{"kind": "gesture", "gesture": name}`` (a gesture
+    of the table's repertoire: the pair's signal, or a bluff). The engine judges whether the rules allow it."""
     if not isinstance(data, dict):
         raise ConfigError(f"message {data!r}: must be an object with a 'kind' ({', '.join(KINDS)})")
     kind = data.get("kind")
@@ -60,6 +72,11 @@ def intent_from(data: Any, players: int) -> Intent:
         return SayStalled()
     if kind == "object":
         return Object()
+    if kind == "gesture":
+        gesture = data.get("gesture")
+        if gesture not in DEFAULT_REPERTOIRE:
+            raise ConfigError(f"message.gesture = {gesture!r}: allowed: {', '.join(DEFAULT_REPERTOIRE.names)}")
+        return Gesture(gesture)
     raise ConfigError(f"message.kind = {kind!r}: allowed: {', '.join(KINDS)}")
 
 
@@ -69,3 +86,27 @@ def _cards(data: dict[str, Any], key: str) -> tuple[int, ...]:
             isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 104 for c in cards):
         raise ConfigError(f"message.{key} = {cards!r}: must be a list of at most 4 cards (numbers from 0 to 103)")
     return tuple(cards)
+
+
+def stamp(data: dict[str, Any], key: str) -> float:
+    """A page's time stamp ``data[key]`` (page clock, seconds) if it is a finite number, else NaN."""
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return math.nan
+    return float(value)
+
+
+def intent_columns(intent: Intent | None) -> dict[str, Any]:
+    """An intent as the inputs table's columns (kind, call, accused, gesture, give, take)."""
+    row: dict[str, Any] = {"kind": "", "call": "", "accused": -1, "gesture": "", "give": "", "take": ""}
+    if isinstance(intent, Swap):
+        row.update(kind="swap", give=" ".join(map(str, intent.give)), take=" ".join(map(str, intent.take)))
+    elif isinstance(intent, CallStopKemps):
+        row.update(kind="call", call="stop_kemps", accused=intent.accused)
+    elif isinstance(intent, CallKemps | CallDoubleKemps):
+        row.update(kind="call", call="kemps" if isinstance(intent, CallKemps) else "double_kemps")
+    elif isinstance(intent, Gesture):
+        row.update(kind="gesture", gesture=intent.name)
+    elif isinstance(intent, SayStalled | Object):
+        row.update(kind="stalled" if isinstance(intent, SayStalled) else "object")
+    return row

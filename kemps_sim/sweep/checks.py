@@ -15,12 +15,14 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from pathlib import Path
 from typing import Any
 
 from kemps_sim.engine.match import resolve_profiles
 from kemps_sim.errors import ConfigError
 from kemps_sim.games import game as game_record
 from kemps_sim.lineup import make_factory, parse_entry, resolve_lineup, split_lineup
+from kemps_sim.profile_file import profile_table
 from kemps_sim.profiles import PlayerProfile
 from kemps_sim.suggest import did_you_mean
 from kemps_sim.sweep.cells import plan_cell
@@ -42,6 +44,35 @@ class BaseCheck:
     problems: tuple[str, ...]
     sound: dict[str, Any]
     broken: frozenset[str]
+
+
+def read_profile_files(data: Mapping[str, Any], folder: str | Path | None) -> tuple[Mapping[str, Any], list[str]]:
+    """A spec's ``data`` with each profile its [base] gives as a file (``profile``, or an entry of ``profiles``: a
+    string, taken from ``folder`` when relative) replaced by the file's table, and the problems of the files that
+    could not be read (such a file is left out, or the default profile stands in its place in ``profiles``, so
+    that the rest of the spec is checked without it)."""
+    base = data.get("base")
+    given = base.get("profiles") if isinstance(base, Mapping) else None
+    files = isinstance(given, list) and any(isinstance(entry, str) for entry in given)
+    if not isinstance(base, Mapping) or not (isinstance(base.get("profile"), str) or files):
+        return data, []
+    base, problems = dict(base), []
+    if isinstance(base.get("profile"), str):
+        try:
+            base["profile"] = profile_table(base["profile"], "base.profile", folder)
+        except ConfigError as exc:
+            problems.append(str(exc))
+            del base["profile"]
+    if files:
+        tables = []
+        for i, entry in enumerate(base["profiles"]):
+            try:
+                tables.append(profile_table(entry, f"base.profiles[{i}]", folder))
+            except ConfigError as exc:
+                problems.append(str(exc))
+                tables.append({})
+        base["profiles"] = tables
+    return {**data, "base": base}, problems
 
 
 def check_base(base: Mapping[str, Any], game: str, broken: frozenset[str] = frozenset()) -> BaseCheck:

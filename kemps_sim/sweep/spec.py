@@ -27,7 +27,7 @@ from kemps_sim.metrics import names as metric_names
 from kemps_sim.metrics import scored_only_under
 from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import closest, did_you_mean
-from kemps_sim.sweep.checks import check_base, check_cells, judged_axes, not_finite_problem
+from kemps_sim.sweep.checks import check_base, check_cells, judged_axes, not_finite_problem, read_profile_files
 from kemps_sim.sweep.comparison import compare_cell_problems, parse_compare
 from kemps_sim.sweep.design import (
     DESIGNS,
@@ -74,8 +74,9 @@ BASE_KEYS = {
     "players": "the number of players",
     "set": "a table of rule knob overrides",
     "lineup": 'a lineup such as "collector,watcher(threshold=0.9)"',
-    "profile": "a table of profile fields for every seat",
-    "profiles": "a list of profile tables, one per pair or one per seat",
+    "profile": "a table of profile fields for every seat, or a profile file (TOML with a [profile] table, as "
+               "kemps-sim calibrate writes; a relative path is taken from the spec's folder)",
+    "profiles": "a list of profile tables or profile files, one per pair or one per seat",
     "engine": "a table of engine settings (max_round_seconds, max_rounds, ...)",
 }
 #: The keys of the optional [compare] table: the question the sweep asks, answered at the end of its summary.
@@ -115,15 +116,23 @@ def read_spec(path: str | Path, overrides: Mapping[str, Any] | None = None) -> S
         raise SpecError(f"sweep spec {str(path)!r}: not valid TOML: {exc}") from None
     if overrides and isinstance(data.get("sweep", {}), Mapping):
         data["sweep"] = {**data.get("sweep", {}), **overrides}
-    return spec_from_mapping(data, source=str(path), default_name=path.stem)
+    return spec_from_mapping(data, source=str(path), default_name=path.stem, folder=path.parent)
 
 
-def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", default_name: str = "sweep") -> SweepSpec:
+def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", default_name: str = "sweep",
+                      folder: str | Path | None = None) -> SweepSpec:
     """A validated spec from plain data, checking every field and reporting all problems together, each under the
-    section of the spec it is in (see :mod:`kemps_sim.sweep.problems`)."""
+    section of the spec it is in (see :mod:`kemps_sim.sweep.problems`).
+
+    A profile given as a file (``base.profile`` or an entry of ``base.profiles``: a string) is read here, from
+    ``folder`` when relative (the spec file's folder; None: the working directory), and the spec holds its table:
+    the spec a results folder records then stands alone, and an edited profile file makes a different sweep."""
     if not isinstance(data, Mapping):
         raise SpecError(f"{source}: must be a table with [sweep], [base] and [axes]")
     problems = Problems()
+    data, unread = read_profile_files(data, folder)
+    for text in unread:
+        problems.add(BASE, text)
     for key in data:
         if key not in TABLES:
             home = _belongs(str(key), None)
@@ -284,7 +293,8 @@ def _until(sweep: Mapping[str, Any], matches: int | None, game: str,
 #: The type each base field must have, by key, with what to say if it has not.
 _BASE_TYPES = {"rules": (str, "a preset name or a rules TOML file"), "players": (int, "a whole number"),
                "set": (Mapping, "a table of rule knobs"), "lineup": (str, "a lineup string"),
-               "profile": (Mapping, "a table of profile fields"), "profiles": (list, "a list of profile tables"),
+               "profile": (Mapping, "a table of profile fields or a profile file (TOML)"),
+               "profiles": (list, "a list of profile tables or profile files"),
                "engine": (Mapping, "a table of engine settings")}
 
 

@@ -53,9 +53,11 @@ def _canonical(entry: str) -> str:
 
 def tournament_data(strategies: Sequence[str], matches: int = 50, rules: str | None = None,
                     overrides: Mapping[str, Any] | None = None, seed: int = 0,
-                    output: str = "results/tournament", game: str = DEFAULT_GAME) -> dict[str, Any]:
+                    output: str = "results/tournament", game: str = DEFAULT_GAME,
+                    profile: Mapping[str, Any] | str | None = None) -> dict[str, Any]:
     """The plain spec data of the round robin (``matches`` per seating of every two strategies; ``rules`` None:
-    the game's default preset, standard or wikibooks)."""
+    the game's default preset, standard or wikibooks; ``profile`` the human profile of every seat, a table of
+    profile fields or a profile file, None: the default profile)."""
     overrides = dict(overrides or {})
     played = game_record(game)
     sweep: dict[str, Any] = {"name": "tournament", "seed": seed, "matches": matches, "output": output}
@@ -72,13 +74,17 @@ def tournament_data(strategies: Sequence[str], matches: int = 50, rules: str | N
     elif "players" in overrides:
         raise ConfigError(f"players = {overrides['players']!r}: {played.fixed_players_text()}; leave it out")
     lineups = pairings(strategies)
+    if profile is not None:  # absent otherwise, so that a tournament's spec and folder stay as they were
+        base["profile"] = profile
     return {"sweep": sweep, "base": {**base, "set": overrides, "lineup": lineups[0]}, "axes": {"lineup": lineups}}
 
 
 def tournament_spec(strategies: Sequence[str], matches: int = 50, rules: str | None = None,
                     overrides: Mapping[str, Any] | None = None, seed: int = 0,
-                    output: str = "results/tournament", game: str = DEFAULT_GAME) -> SweepSpec:
+                    output: str = "results/tournament", game: str = DEFAULT_GAME,
+                    profile: Mapping[str, Any] | str | None = None) -> SweepSpec:
     """The validated sweep spec of a round robin between ``strategies`` (agent specs such as ``"watcher"``, or
-    Krepet players such as ``"careful"`` with ``game = "krepet"``)."""
-    return spec_from_mapping(tournament_data(strategies, matches, rules, overrides, seed, output, game),
+    Krepet players such as ``"careful"`` with ``game = "krepet"``); a ``profile`` file is read from the working
+    directory when relative."""
+    return spec_from_mapping(tournament_data(strategies, matches, rules, overrides, seed, output, game, profile),
                              source="tournament")
