@@ -4,6 +4,8 @@ seat taken twice and bad messages are refused in one line."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -79,8 +81,37 @@ def test_the_links_are_unguessable_and_one_per_person():
     (["--humans", "1,1"], "--humans 1,1: a seat is named twice"),
     (["--port", "70000"], "--port 70000: must be from 1 to 65535"),
     (["--lineup", "collector,watcher,random"], "--lineup has 3 entries for 4 players"),
+    (["--rate", "0"], "rate = 0.0: must be a number of inputs a second > 0"),
+    (["--tables", "0"], "--tables 0: must be from 1 to 64"),
+    (["--factor", "0"], "--factor 0.0: must be a number > 0"),
+    (["--on-leave", "nobody"], "nobody"),
+    (["--intro", "no/such/intro.html"], "--intro no/such/intro.html: no such file"),
 ])
 def test_bad_serve_options_are_one_line_and_exit_2(args, fragment, capsys):
     assert main(["serve", *args]) == 2
     err = capsys.readouterr().err
     assert fragment in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_page_that_closes_pauses_the_table_and_the_same_link_takes_the_seat_back():
+    served = Room(LiveTable("standard", ["collector"] * 4, remote=[0], seed=2, factor=0.05), tokens={"tok": 0})
+    client = TestClient(make_app(served))
+    with client.websocket_connect("/ws/tok") as socket:
+        while socket.receive_json()["type"] != "view":
+            pass
+    table = served.table
+    deadline = time.monotonic() + 10
+    while not table.paused and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert table.paused and table.departures[0]["seat"] == 0 and table.departures[0]["became"] == "pause"
+    with client.websocket_connect("/ws/tok") as socket:  # back: the table goes on, and says so
+        kinds = []
+        while "resumed" not in kinds:
+            kinds.append(socket.receive_json()["type"])
+        assert not table.paused
+    table.stop()
+
+
+def test_a_bad_intro_file_leaves_no_session_folder(tmp_path, capsys):
+    assert main(["serve", "--data", str(tmp_path / "study"), "--intro", str(tmp_path / "missing.html")]) == 2
+    assert not (tmp_path / "study").exists() and "Traceback" not in capsys.readouterr().err

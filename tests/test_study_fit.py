@@ -76,12 +76,13 @@ class Session:
         self.row("inputs", input=self.input, kind="swap", give="1", take=take, first_client_time=first,
                  client_time=last, server_time=last, round=rnd, status=status)
 
-    def gesture(self, time: float, deliberate: bool, relation: str = "partner", rnd: int = 0) -> int:
+    def gesture(self, time: float, deliberate: bool, relation: str = "partner", rnd: int = 0,
+                own_signal: bool = True) -> int:
         self.message += 1
         self.row("draws", message=self.message, what="gesture", detail="ear", round=rnd, server_time=time,
                  client_time=time)
         self.row("gestures_shown", message=self.message, round=rnd, gesturer=2, relation=relation, gesture="ear",
-                 hold=0.5, deliberate=deliberate)
+                 hold=0.5, deliberate=deliberate, own_signal=own_signal)
         return self.message
 
     def call(self, time: float, call: str = "kemps", status: str = "played") -> None:
@@ -301,6 +302,25 @@ def test_partner_gestures_become_detection_trials_answered_by_a_call_within_the_
     assert trials.loc[hit, "latency"] == pytest.approx(0.4) and trials["latency"].isna().sum() == 4
     wider = detection_trials(load_sessions(tmp_path), window=4.0).set_index("message")
     assert wider.loc[late, "response"] and wider.loc[late, "latency"] == pytest.approx(3.5)
+
+
+def test_a_call_answers_the_last_gesture_of_the_signals_form_drawn_at_least_a_moment_before_it(tmp_path):
+    """Only the partner's gestures in the form of the pair's signal are trials; a call answers the last of them
+    drawn MIN_CALL_LATENCY or more before it (one drawn later is too recent to be what it answers), and its
+    latency is certain (``alone``) when no other could have been answered."""
+    a = Session(tmp_path)
+    first = a.gesture(10.0, True)
+    a.gesture(10.3, False, own_signal=False)  # a decoy of another form: no trial, and it takes no call
+    second = a.gesture(10.5, True)
+    just_before = a.gesture(10.95, False)  # 0.05 s before the call: too recent to be answered by it
+    a.call(11.0)
+    lonely = a.gesture(20.0, True)
+    a.call(20.7)
+    trials = detection_trials(load_sessions(tmp_path)).set_index("message")
+    assert list(trials.index) == [first, second, just_before, lonely]
+    assert list(trials["response"]) == [False, True, False, True]
+    assert trials.loc[second, "latency"] == pytest.approx(0.5) and trials.loc[lonely, "latency"] == pytest.approx(0.7)
+    assert not trials.loc[second, "alone"] and trials.loc[lonely, "alone"]  # first was also in the call's reach
 
 
 # --- (d) partial pooling -----------------------------------------------------------------------------------------

@@ -4,10 +4,11 @@
 
 It serves one table on this machine (uvicorn on a free port of 127.0.0.1, as ``kemps-sim serve`` does), opens the
 person's link in headless Chromium at a fixed size, and plays a short scripted match at real speed: the partner (an
-agent) is dealt four of a kind and signals it at once. ``serve_table.png`` is the table mid-round, the partner's
-picture making the signal and a card of the person's hand chosen for a swap; ``serve_over.png`` the end of the
-match after the person's Kemps, the partner's four shown to the table. Each PNG is reduced to a palette of colours
-to stay small. Needs the serve and test extras (uvicorn, selenium) and Chromium with chromedriver.
+agent) is dealt four of a kind and signals it at once. ``serve_intro.png`` is the built-in instructions a person
+reads first; ``serve_table.png`` is the table mid-round, the partner's picture making the signal and a card of the
+person's hand chosen for a swap; ``serve_over.png`` the end of the match after the person's Kemps, the partner's
+four shown to the table. Each PNG is reduced to a palette of colours to stay small. Needs the serve and test extras
+(uvicorn, selenium) and Chromium with chromedriver.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 
 from kemps_sim.agent import BaseAgent
+from kemps_sim.cli.serve import intro_of
 from kemps_sim.engine import EngineConfig, simulate_match
 from kemps_sim.intents import Wait
 from kemps_sim.presets import load_rules
@@ -117,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
 
     rules = load_rules(RULES)
     table = LiveTable(rules, [AGENT] * 4, remote=[PERSON], seed=args.seed, factor=1.0, packs=[pack(rules, args.seed)])
-    room = Room(table)
+    room = Room(table, intro=intro_of(None))  # the built-in instructions, as kemps-sim serve shows them
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -128,6 +130,9 @@ def main(argv: list[str] | None = None) -> int:
     driver = browser()
     try:
         driver.get(room.links("127.0.0.1", port)[(0, PERSON)])
+        until(driver, "document.getElementById('start') && !document.getElementById('intro').hidden", "the intro")
+        save(capture(driver), args.out / "serve_intro.png")
+        driver.execute_script("document.getElementById('start').click()")
         view = until(driver, "view && view.playing && view", "play to start")
         body = driver.find_element(By.TAG_NAME, "body")
         body.send_keys("1a")  # a swap by keys: the first card of the hand for the middle's first (a jack for a jack)

@@ -12,10 +12,11 @@ or comes faster than the rate limit, is answered with a one-line error and the s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import queue
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from importlib import resources
 from typing import Any
 
@@ -125,8 +126,14 @@ def make_app(room: Room) -> Starlette:
         finally:
             table.stop(timeout=0)
 
+    @contextlib.asynccontextmanager
+    async def lifespan(_: Starlette) -> AsyncIterator[None]:
+        yield
+        # the server is stopping (Ctrl-C, or a TERM signal): each session is saved as it stands
+        await asyncio.gather(*(asyncio.to_thread(table.stop) for table in room.tables))
+
     return Starlette(routes=[Route("/seat/{token}", seat_page), WebSocketRoute("/ws/{token}", seat_socket),
-                             WebSocketRoute("/ws/{token}/practice", practice_socket)])
+                             WebSocketRoute("/ws/{token}/practice", practice_socket)], lifespan=lifespan)
 
 
 async def _play(websocket: WebSocket, table: LiveTable, seat: int) -> None:

@@ -207,6 +207,8 @@ class LiveTable:
         """End the table now (the server is stopping): a match still playing stops at its people's next look, and
         its session is saved as ``stopped`` with every row written so far; a table never started is saved as
         ``not started``."""
+        if self._stopped:
+            return
         self._stopped = True
         self.away.update(self.screens)  # a stopped table waits for no page's last draws
         self._running.set()

@@ -120,12 +120,15 @@ def detection_trials(tables: Mapping[str, pd.DataFrame], window: float = CALL_WI
     trials = partner[[*_PERSON, "seat", "message", "round", "gesture", "deliberate"]].merge(
         drawn.drop_duplicates([*_PERSON, "message"]), on=[*_PERSON, "message"], how="inner")
     trials = trials.dropna(subset=["draw_client_time"]).sort_values("draw_client_time", kind="stable")
+    trials = trials[trials["session"].isin(factors.index)]
     calls = inputs[(inputs["kind"] == "call") & inputs["call"].isin(RESPONSE_CALLS) & (inputs["status"] != "invalid")]
     calls = calls[[*_PERSON, "client_time"]].dropna().rename(columns={"client_time": "call_client_time"})
+    calls = calls[calls["session"].isin(factors.index)]  # only the sessions the sessions table names
     calls = calls.sort_values("call_client_time", kind="stable")
     # the gesture a call answers is the last one drawn at least MIN_CALL_LATENCY before it (model seconds, here
     # turned into page seconds by each session's factor): nothing said sooner can answer what was seen
-    calls["answerable_from"] = (calls["call_client_time"] - MIN_CALL_LATENCY * calls["session"].map(factors)).astype(
+    scale = calls["session"].map(factors).astype("float64")
+    calls["answerable_from"] = (calls["call_client_time"].astype("float64") - MIN_CALL_LATENCY * scale).astype(
         trials["draw_client_time"].dtype)
     trials = pd.merge_asof(trials, calls.sort_values("answerable_from", kind="stable"), left_on="draw_client_time",
                            right_on="answerable_from", by=_PERSON, direction="forward")
