@@ -48,11 +48,11 @@ class RemoteSeat(BaseAgent):
     ``poll`` simulated seconds. Its times are measured, not drawn (``measured_times``): the engine adds no reaction,
     reach or speech time to what it does, since the person's own are in when the intent arrives.
 
-    ``publish`` (if given) receives the seat's view (``view_of``) whenever it changes, read from the seat's own
-    observation, so that it holds nothing the seat may not know; ``notify`` hears why the engine refused an intent
-    (:meth:`refused`); ``report`` what became of each intent sent (played, refused, unplayed); ``gate`` is called
-    at every look (a paused table holds the seat there). After :meth:`stand_in` an agent plays the seat, at the
-    human times of the default profile."""
+    ``publish`` (if given) receives the seat's view (``view_of``, and the simulated ``time``) whenever it changes,
+    read from the seat's own observation, so that it holds nothing the seat may not know; ``notify`` hears why the
+    engine refused an intent (:meth:`refused`); ``report`` what became of each intent sent (played, refused,
+    unplayed); ``gate`` is called at every look (a paused table holds the seat there). After :meth:`stand_in` an
+    agent plays the seat, at the human times of the seat's profile."""
 
     name = "remote"
     measured_times = True

@@ -62,7 +62,7 @@ class LiveTable:
     def __init__(self, rules: Rules | str | Mapping[str, Any] | None, lineup: Sequence[str], remote: Sequence[int],
                  seed: int = 0, factor: float | None = 1.0, profiles: Any = None, poll: float | None = None,
                  data: str | Path | None = None, on_leave: str = PAUSE, rate: float = 10.0,
-                 game: str = "kemps", packs: Sequence[Sequence[int]] = (), lockstep: bool = False,
+                 packs: Sequence[Sequence[int]] = (), lockstep: bool = False,
                  participants: Mapping[int, str] | None = None, max_rounds: int | None = None) -> None:
         self.rules = rules if isinstance(rules, Rules) else load_rules(rules)
         players = self.rules.players
@@ -81,7 +81,7 @@ class LiveTable:
         self.started_at = time.monotonic()
         self.outboxes: dict[int, queue.SimpleQueue] = {s: queue.SimpleQueue() for s in sorted(set(remote))}
         self.limits = {seat: RateLimit(rate) for seat in self.outboxes}  # checked before any folder is made
-        self.writer = None if data is None else SessionWriter(data, self._meta(game, lineup), sorted(self.outboxes),
+        self.writer = None if data is None else SessionWriter(data, self._meta(lineup), sorted(self.outboxes),
                                                               participants)
         self.screens = {seat: Screen(seat, players, box, 1.0 if factor is None else factor, self.writer, self.clock)
                         for seat, box in self.outboxes.items()}
@@ -218,9 +218,9 @@ class LiveTable:
             self.writer.meta["departures"], self.writer.meta["joins"] = self.departures, self.joins
             self.writer.close(None, "not started")
 
-    def _meta(self, game: str, lineup: Sequence[str]) -> dict[str, Any]:
+    def _meta(self, lineup: Sequence[str]) -> dict[str, Any]:
         people = self.outboxes
-        return {"game": game, "rules": self.rules.as_dict(), "seed": self.seed,
+        return {"game": "kemps", "rules": self.rules.as_dict(), "seed": self.seed,
                 "factor": 1.0 if self.factor is None else self.factor,
                 "clock": "simulated" if self.factor is None else "wall",
                 "lineup": ["person" if seat in people else name for seat, name in enumerate(lineup)],
