@@ -440,3 +440,37 @@ def test_the_study_page_lists_every_column_of_every_table(table):
     assert heading in page, f"{STUDY_PAGE.name} has no section {heading}"
     section = page.split(heading, 1)[1].split("\n#", 1)[0]
     assert dictionary(table) in section, f"regenerate the table of {table} in {STUDY_PAGE.name}:\n{dictionary(table)}"
+
+
+def test_a_person_plays_krepet_in_the_browser(browser, tmp_path):
+    """The Krepet page draws the board (the tableau, the ace piles, both players' piles), a move by two clicks and
+    the buttons reach the game, and what the person did is recorded."""
+    from kemps_sim.krepet.realtime import KrepetConfig
+    from kemps_sim.krepet.table import KrepetTable
+
+    table = KrepetTable("wikibooks", ["greedy", "greedy"], remote=[PERSON], seed=4, factor=FACTOR, data=tmp_path,
+                        config=KrepetConfig(max_moves=400))
+    room = Room(table)
+    page = Page(browser)
+    with served(room) as port:
+        browser.get(room.links("127.0.0.1", port)[(0, PERSON)])
+        try:
+            board = page.until("board && board.to_move === 0 && board", "the person's turn")
+            assert page.js("return document.querySelectorAll('#tableau .pile').length") == len(board["tableau"])
+            assert page.js("return document.querySelectorAll('#foundations .pile').length") == 8
+            page.js("document.querySelector('[data-pile=\"hand0\"]').click()")  # a move by two clicks:
+            page.js("document.querySelector('[data-pile=\"F0\"]').click()")  # the hand's card to an ace pile
+            page.js("document.getElementById('draw').click()")
+            page.until("window.__kemps.received.some((m) => m.type === 'refused' || "
+                       "(m.event === 'Moved' && m.player === 0))", "the game's answer")
+            kept = page.kept()
+        finally:
+            browser.get("about:blank")
+            table.stop()
+    assert kept["errors"] == []
+    sent = [m for m in kept["sent"] if m["kind"] != "drawn"]
+    assert [m["kind"] for m in sent[:2]] == ["move", "draw"]
+    assert sent[0]["src"] == "hand0" and sent[0]["dst"] == "F0" and sent[0]["t_first"] <= sent[0]["t"]
+    inputs = load_sessions(tmp_path)["inputs"]
+    assert list(inputs.sort_values("input")["kind"][:2]) == ["move", "move"]  # the draw is a move of Krepet's
+    assert inputs["move"].iloc[0].startswith("hand0 -> F0")

@@ -17,6 +17,7 @@ from kemps_sim.errors import ConfigError
 from kemps_sim.gestures import DEFAULT_REPERTOIRE
 from kemps_sim.intents import Swap, Wait
 from kemps_sim.profiles import PlayerProfile
+from kemps_sim.records import event_row
 from kemps_sim.seating import partner
 from kemps_sim.serve import LiveTable, RemoteSeat
 from kemps_sim.serve.limits import RateLimit
@@ -143,7 +144,7 @@ def test_what_was_written_before_a_crash_loads(tmp_path):
     """A server that dies mid-match leaves its rows as JSON lines; they load (a torn last line left out)."""
     table = LiveTable("standard", ["collector"] * 4, remote=[0], seed=2, factor=None, data=tmp_path)
     for index in range(3):
-        table.writer.event(2, 0, Dealt(float(index), 0, ((1, 2, 3, 4),) * 4, (5, 6, 7, 8)))
+        table.writer.event(event_row(2, 0, Dealt(float(index), 0, ((1, 2, 3, 4),) * 4, (5, 6, 7, 8))))
     (table.writer.path / "events.jsonl").open("a").write('{"session": "torn')
     data = load_sessions(tmp_path)
     assert len(data["events"]) == 3 and data["sessions"]["status"][0] == "playing"

@@ -7,8 +7,8 @@ person's link in headless Chromium at a fixed size, and plays a short scripted m
 agent) is dealt four of a kind and signals it at once. ``serve_intro.png`` is the built-in instructions a person
 reads first; ``serve_table.png`` is the table mid-round, the partner's picture making the signal and a card of the
 person's hand chosen for a swap; ``serve_over.png`` the end of the match after the person's Kemps, the partner's
-four shown to the table. Each PNG is reduced to a palette of colours to stay small. Needs the serve and test extras
-(uvicorn, selenium) and Chromium with chromedriver.
+four shown to the table; ``serve_krepet.png`` a Krepet player's page. Each PNG is reduced to a palette of colours to
+stay small. Needs the serve and test extras (uvicorn, selenium) and Chromium with chromedriver.
 """
 
 from __future__ import annotations
@@ -156,7 +156,35 @@ def main(argv: list[str] | None = None) -> int:
         driver.quit()
         server.should_exit = True
     table.join(timeout=10)
+    krepet(args.out, args.seed)
     return 0
+
+
+def krepet(out: Path, seed: int) -> None:
+    """``serve_krepet.png``: a Krepet player's page at the start of their turn, the board as they see it."""
+    import uvicorn
+
+    from kemps_sim.krepet.table import KrepetTable
+
+    table = KrepetTable("wikibooks", ["greedy", "greedy"], remote=[PERSON], seed=seed, factor=0.5)
+    room = Room(table)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(make_app(room), host="127.0.0.1", port=port, log_level="warning"))
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.02)
+    driver = browser()
+    try:
+        driver.get(room.links("127.0.0.1", port)[(0, PERSON)])
+        until(driver, "board && board.to_move === 0", "the person's turn", timeout=60)
+        time.sleep(0.3)
+        save(capture(driver), out / "serve_krepet.png")
+    finally:
+        driver.quit()
+        server.should_exit = True
+        table.stop()
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""``kemps-sim serve``: a live Kemps table on the wall's clock, with people at some seats (each reaching it by a
-link printed here) and agents at the others."""
+"""``kemps-sim serve``: a live table on the wall's clock (Kemps, or any game whose record names a live table, such
+as Krepet), with people at some seats (each reaching it by a link printed here) and agents at the others."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import DEFAULT_GAME, game, game_names
 from kemps_sim.games.commands import match_seed, parse_overrides
 from kemps_sim.lineup import split_lineup
 
@@ -17,14 +18,17 @@ MAX_MESSAGE = 16_384
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``serve`` sub-command."""
     p = sub.add_parser("serve", help="serve a live table in the browser, people with agents",
-                       description="Play one Kemps match on the wall's clock with people at some seats: it prints "
-                                   "one join link per person's seat, and starts when every person has joined.")
-    p.add_argument("--rules", default="standard", metavar="PRESET|FILE.toml", help="the rules (default standard)")
+                       description="Play one match (Kemps, or --game krepet) on the wall's clock with people at some "
+                                   "seats: it prints one join link per person's seat, and starts when every person "
+                                   "has joined.")
+    p.add_argument("--game", choices=game_names(), default=DEFAULT_GAME, help=f"the game (default {DEFAULT_GAME})")
+    p.add_argument("--rules", default=None, metavar="PRESET|FILE.toml", help="the rules (default: the game's)")
     p.add_argument("--players", type=int, default=None, help="number of players (default: the rules')")
     p.add_argument("--set", dest="overrides", action="append", default=[], metavar="KNOB=VALUE",
                    help="override one rule knob (repeatable)")
-    p.add_argument("--lineup", default="collector",
-                   help="the agents of the other seats: one for all, or one per seat (default collector)")
+    p.add_argument("--lineup", default=None,
+                   help="the agents of the other seats: one for all, or one per seat (default: the game's, "
+                        "collector in Kemps, greedy in Krepet)")
     p.add_argument("--humans", default="0", metavar="SEAT[,SEAT]", help="the people's seats (default 0)")
     p.add_argument("--seed", type=int, default=None, help="the match seed (default: drawn at random and printed)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine)")
@@ -85,22 +89,28 @@ def intro_of(option: str | None) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Check every option, build the table, print the links and serve until the match is over (or Ctrl-C)."""
-    from kemps_sim.presets import load_rules
-
     if not 0 < args.port < 65536:
         raise ConfigError(f"--port {args.port}: must be from 1 to 65535")
     if args.seed is not None and args.seed < 0:
         raise ConfigError(f"--seed {args.seed}: must be a whole number >= 0")
+    played = game(args.game)
+    table_class = played.hook("live_table")
+    if table_class is None:
+        raise ConfigError(f"--game {args.game}: has no live table; games with one: "
+                          + ", ".join(name for name in game_names() if game(name).hooks.live_table))
     overrides = parse_overrides(args.overrides)
     if args.players is not None:
+        if played.players is not None:
+            raise ConfigError(f"--players {args.players}: {played.title} is for {played.players} players")
         overrides["players"] = args.players
-    rules = load_rules(args.rules, **overrides)
-    humans = humans_of(args.humans, rules.players)
-    entries = split_lineup(args.lineup)
-    if len(entries) not in (1, rules.players):
-        raise ConfigError(f"--lineup has {len(entries)} entries for {rules.players} players: give 1 (for every "
+    rules = played.load_rules(args.rules, **overrides)
+    players = played.seats(rules)
+    humans = humans_of(args.humans, players)
+    entries = split_lineup(args.lineup or played.default_lineup)
+    if len(entries) not in (1, players):
+        raise ConfigError(f"--lineup has {len(entries)} entries for {players} players: give 1 (for every "
                           "agent's seat) or one per seat (a person's seat's entry is ignored)")
-    lineup = entries * rules.players if len(entries) == 1 else entries
+    lineup = entries * players if len(entries) == 1 else entries
     try:
         import uvicorn
 
@@ -108,16 +118,14 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         raise ConfigError(f"kemps-sim serve needs the serve extra ({exc.name} is missing): "
                           "pip install -e '.[serve]'") from None
-    from kemps_sim.serve import LiveTable
-
     if not 1 <= args.tables <= 64:
         raise ConfigError(f"--tables {args.tables}: must be from 1 to 64")
     if not args.factor > 0:
         raise ConfigError(f"--factor {args.factor}: must be a number > 0 (wall seconds per simulated second)")
     intro = intro_of(args.intro)
     seed = match_seed(args)
-    tables = [LiveTable(rules, lineup, humans, seed=seed + number, factor=args.factor, data=args.data,
-                        on_leave=args.on_leave, rate=args.rate) for number in range(args.tables)]
+    tables = [table_class(rules, lineup, humans, seed=seed + number, factor=args.factor, data=args.data,
+                          on_leave=args.on_leave, rate=args.rate) for number in range(args.tables)]
     room = Room(tables, intro=intro, practice=args.practice)
     print(f"seed {seed}; each table starts when every person at it has joined"
           + (f"; sessions are recorded in {args.data}" if args.data else "") + ":")

@@ -28,12 +28,17 @@ class Live:
 
     clock: Callable[[], simpy.Environment] = simpy.Environment
     listener: Listener | None = None
+    #: Hears the game's whole position after each event, for a game whose people are shown a board drawn from it
+    #: (Krepet's :func:`kemps_sim.krepet.remote.board_of`); a Kemps match shows views of the seats instead.
+    position: Callable[[object], None] | None = None
 
     def __post_init__(self) -> None:
         if not callable(self.clock):
             raise ConfigError(f"live.clock = {self.clock!r}: must make a SimPy environment, such as simpy.Environment")
         if self.listener is not None and not callable(self.listener):
             raise ConfigError(f"live.listener = {self.listener!r}: must be called with (round index, event), or None")
+        if self.position is not None and not callable(self.position):
+            raise ConfigError(f"live.position = {self.position!r}: must be called with the game's position, or None")
 
     @classmethod
     def realtime(cls, factor: float = 1.0, listener: Listener | None = None) -> Live:

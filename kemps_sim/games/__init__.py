@@ -47,7 +47,8 @@ class Hooks:
     classes in their order (a built-in game's are the built-in agents, which the agent registry finds here rather
     than by importing them; a third-party game's agents register under ``kemps_sim.agents`` instead); ``metrics``:
     a third-party game's own metrics, a tuple of :class:`kemps_sim.metrics.Metric` (the built-in games' are in the
-    metric catalogue). The last seven are optional.
+    metric catalogue); ``live_table``: the class of a live table with people at it (``kemps-sim serve --game``; a
+    :class:`kemps_sim.serve.table_base.LiveTableBase`). The last eight are optional.
     """
 
     load_rules: str
@@ -65,6 +66,7 @@ class Hooks:
     replay: str | None = None
     agents: str | None = None
     metrics: str | None = None
+    live_table: str | None = None
 
 
 @dataclass(frozen=True)

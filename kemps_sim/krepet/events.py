@@ -22,11 +22,13 @@ EVENT_COLUMNS = ["seed", "event", *dict.fromkeys(f.name for kind in EVENT_TYPES 
 
 def events_rows(result: KrepetResult) -> list[dict]:
     """One row per event of the game's trace, in trace order (each with the keys of its event's fields only)."""
-    rows = []
-    for event in result.trace:
-        row = {"seed": result.seed, "event": type(event).__name__}
-        for f in fields(event):
-            value = getattr(event, f.name)
-            row[f.name] = repr(value) if isinstance(value, tuple) else value
-        rows.append(row)
-    return rows
+    return [event_row(result.seed, event) for event in result.trace]
+
+
+def event_row(seed: int, event: KrepetEvent) -> dict:
+    """One event as a row of the events table (tuples as their text)."""
+    row = {"seed": seed, "event": type(event).__name__}
+    for f in fields(event):
+        value = getattr(event, f.name)
+        row[f.name] = repr(value) if isinstance(value, tuple) else value
+    return row

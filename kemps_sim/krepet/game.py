@@ -26,7 +26,7 @@ GAME = Game(
                 figures="kemps_sim.krepet.figures:krepet_figures",
                 check_agent="kemps_sim.krepet.conformance:check_krepet_agent",
                 replay="kemps_sim.krepet.replay:page_parts", agents="kemps_sim_agents:KREPET_BUILTINS",
-                metrics="kemps_sim.krepet.metrics:METRICS"),
+                metrics="kemps_sim.krepet.metrics:METRICS", live_table="kemps_sim.krepet.table:KrepetTable"),
     players=2,
     seats_per_side=1,
     count_word="games",

@@ -32,6 +32,7 @@ import simpy
 
 from kemps_sim.engine.gc_pause import fewer_collections
 from kemps_sim.engine.guard import Stopwatch, run_contained
+from kemps_sim.engine.live import Live
 from kemps_sim.engine.seat import STREAM_KEYS
 from kemps_sim.errors import AgentError, ConfigError
 from kemps_sim.gestures import Gesture
@@ -84,11 +85,13 @@ class _Player:
             return np.random.default_rng(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key, key)))
 
         self.index, self.name, self.agent, self.habits = index, name, agent, habits
-        self.reaction = profile.sampler("reaction", stream(STREAM_KEYS["reaction"])).next
-        self.reach = profile.sampler("reach", stream(STREAM_KEYS["reach"])).next
-        self.speech = profile.sampler("speech", stream(STREAM_KEYS["speech"])).next
+        # a player played from outside (a person) has its times measured in the world, not drawn: none are added
+        self.measured = bool(getattr(agent, "measured_times", False))
+        self.reaction = _zero if self.measured else profile.sampler("reaction", stream(STREAM_KEYS["reaction"])).next
+        self.reach = _zero if self.measured else profile.sampler("reach", stream(STREAM_KEYS["reach"])).next
+        self.speech = _zero if self.measured else profile.sampler("speech", stream(STREAM_KEYS["speech"])).next
         self.latency = profile.sampler("perception_latency", stream(STREAM_KEYS["perception_latency"])).next
-        self.card_read = profile.sampler("card_read", stream(STREAM_KEYS["card_read"])).next
+        self.card_read = _zero if self.measured else profile.sampler("card_read", stream(STREAM_KEYS["card_read"])).next
         self.lapse_rng = stream(LAPSE_KEY)
         observer = profile.observer if habits.criterion is None else dataclasses.replace(
             profile.observer, criterion=habits.criterion)
@@ -100,14 +103,20 @@ class _Player:
         self.speaking = False
 
 
+def _zero() -> float:
+    return 0.0
+
+
 class KrepetSim:
     """One game on the clock (see the module docstring); :meth:`run` plays it and returns the result."""
 
     def __init__(self, rules: KrepetRules, players: list[_Player], state: State, seed: int, config: KrepetConfig,
-                 watch: Stopwatch) -> None:
+                 watch: Stopwatch, live: Live | None = None) -> None:
         self.rules, self.players, self.state, self.seed, self.config, self.watch = \
             rules, players, state, seed, config, watch
-        self.env = simpy.Environment()
+        self.env = simpy.Environment() if live is None else live.environment()
+        self.listener = None if live is None else live.listener
+        self.position = None if live is None else live.position
         self.trace: list[KrepetEvent] = []
         self.reason = ""
         self.in_air: tuple[int, Move] | None = None
@@ -118,6 +127,9 @@ class KrepetSim:
         """Play until the game ends (or a cap)."""
         env = self.env
         self.mover = env.process(self._play())
+        for player in self.players:
+            if player.measured:  # a person calls "Krepet!" when they see a miss, not when a percept says so
+                env.process(self._listen(player))
         env.run(until=self.mover)
         s = self.state
         if s.result is not None:
@@ -125,7 +137,7 @@ class KrepetSim:
         else:
             reason, winner = "timeout", None
         held = (s.cards_of(0), s.cards_of(1))
-        self.trace.append(GameEnded(env.now, reason, -1 if winner is None else winner, held, s.moves_made, s.turn))
+        self._record(GameEnded(env.now, reason, -1 if winner is None else winner, held, s.moves_made, s.turn))
         return KrepetResult(self.rules, self.seed, (self.players[0].name, self.players[1].name), reason, winner,
                             held, s.moves_made, s.turn, env.now, tuple(self.trace))
 
@@ -133,7 +145,7 @@ class KrepetSim:
         """The game as it stood when an agent's ``error`` ended it (its trace so far kept)."""
         s = self.state
         held = (s.cards_of(0), s.cards_of(1))
-        self.trace.append(GameEnded(self.env.now, "agent_error", -1, held, s.moves_made, s.turn))
+        self._record(GameEnded(self.env.now, "agent_error", -1, held, s.moves_made, s.turn))
         return KrepetResult(self.rules, self.seed, (self.players[0].name, self.players[1].name), "agent_error",
                             None, held, s.moves_made, s.turn, self.env.now, tuple(self.trace), str(error))
 
@@ -142,13 +154,13 @@ class KrepetSim:
         s, env, config = self.state, self.env, self.config
         while s.result is None and s.moves_made < config.max_moves and env.now < config.max_time:
             turn = s.turn
-            self.trace.append(TurnStarted(env.now, s.to_move, turn))
+            self._record(TurnStarted(env.now, s.to_move, turn))
             try:
                 yield from self._turn(turn)
             except simpy.Interrupt:  # a right call ended the turn: the move in the air never lands
                 if self.in_air is not None:
                     player, move = self.in_air
-                    self.trace.append(MoveCut(env.now, player, str(move)))
+                    self._record(MoveCut(env.now, player, str(move)))
                 self.in_air = None
 
     def _turn(self, turn: int) -> Generator[simpy.Event, Any, None]:
@@ -167,11 +179,16 @@ class KrepetSim:
             legal = legal_moves(s)
             moves = tuple(m for m in legal if not overlooked or not _to_foundation(m))
             if not moves:  # it sees nothing to do this time: it looks again
+                if me.measured:
+                    yield env.timeout(me.agent.poll)
                 continue
             view = KrepetView(p, env.now, self.rules, s, moves, tuple(m for m in moves if _to_foundation(m)),
                               overlooked)
             decided_at = env.now
             move = self._decide(me, view)
+            if move is None:  # a person who has not chosen yet: look again soon
+                yield env.timeout(me.agent.poll)
+                continue
             if not isinstance(move, EndTurn):
                 self.in_air = (p, move)
                 yield env.timeout(me.reach())
@@ -180,9 +197,11 @@ class KrepetSim:
             if s.result is None and s.turn == turn:
                 self._look(1 - p)
 
-    def _decide(self, me: _Player, view: KrepetView) -> Move:
+    def _decide(self, me: _Player, view: KrepetView) -> Move | None:
         key = self.state.key() if self.config.strict else None
         move = self.watch.call(me.index, "decide", me.agent.decide, view)
+        if move is None and me.measured:
+            return None
         if key is not None and self.state.key() != key:
             raise self._blame(me.index, "decide() changed the position it was shown (the view is read-only)")
         if move not in view.moves:
@@ -198,7 +217,7 @@ class KrepetSim:
         if missed:
             self.miss_times[len(s.misses) - 1] = self.env.now
         card, src, dst, kind = _describe(move)
-        self.trace.append(Moved(self.env.now, p, str(move), kind, card, src, dst, getattr(move, "count", 1),
+        self._record(Moved(self.env.now, p, str(move), kind, card, src, dst, getattr(move, "count", 1),
                                 decided_at, missed, bool(s.pending), overlooked))
         if self.config.strict:
             s.check()
@@ -207,7 +226,7 @@ class KrepetSim:
     def _look(self, w: int) -> None:
         """The watcher's look at the move that just landed: a percept (maybe) that it takes in after a latency."""
         watcher = self.players[w]
-        if watcher.speaking:
+        if watcher.speaking or watcher.measured:  # a person sees the board with their own eyes
             return
         real = bool(self.state.pending)
         percept = watcher.perceiver.perceive(MISS_CUE, real, OPPONENT, gesturer=1 - w, time=self.env.now)
@@ -221,9 +240,22 @@ class KrepetSim:
             return
         view = KrepetView(watcher.index, env.now, self.rules, s, (), (), False)
         calls = bool(self.watch.call(watcher.index, "calls", watcher.agent.calls, view, percept))
-        self.trace.append(Noticed(env.now, watcher.index, percept.evidence, percept.llr, percept.gaze, real, calls))
-        if not calls:
-            return
+        self._record(Noticed(env.now, watcher.index, percept.evidence, percept.llr, percept.gaze, real, calls))
+        if calls:
+            yield from self._call(watcher, real)
+
+    def _listen(self, person: _Player) -> Generator[simpy.Event, Any, None]:
+        """A person's "Krepet!": looked for every ``poll`` seconds while the game goes on, heard at once (their
+        own speech time is in when it arrives); whether a miss was really open is judged when it is heard."""
+        env, s = self.env, self.state
+        while s.result is None:
+            yield env.timeout(person.agent.poll)
+            if not person.speaking and self.watch.call(person.index, "calls_now", person.agent.calls_now):
+                yield from self._call(person, bool(s.pending))
+
+    def _call(self, watcher: _Player, real: bool) -> Generator[simpy.Event, Any, None]:
+        """The watcher says "Krepet!": heard after its speech time, and judged then."""
+        env, s = self.env, self.state
         watcher.speaking = True
         started = env.now
         yield env.timeout(watcher.speech())
@@ -231,15 +263,23 @@ class KrepetSim:
         if s.result is not None:
             return
         if s.to_move == watcher.index:  # the turn has passed to the caller: the call is about nothing
-            self.trace.append(CallHeard(env.now, watcher.index, started, False, "too_late" if real else
+            self._record(CallHeard(env.now, watcher.index, started, False, "too_late" if real else
                                         "false_alarm", ()))
             return
         caught = tuple(sorted(self.miss_times[i] for i in s.pending))
         right = call_krepet(s, watcher.index)
         verdict = "right" if right else "too_late" if real else "false_alarm"
-        self.trace.append(CallHeard(env.now, watcher.index, started, right, verdict, caught if right else ()))
+        self._record(CallHeard(env.now, watcher.index, started, right, verdict, caught if right else ()))
         if right and self.mover.is_alive:
             self.mover.interrupt("Krepet!")
+
+    def _record(self, event: KrepetEvent) -> None:
+        """Add ``event`` to the trace, and tell the live listener (if any) at once."""
+        self.trace.append(event)
+        if self.listener is not None:
+            self.listener(0, event)
+        if self.position is not None:
+            self.position(self.state)
 
     def _blame(self, player: int, problem: str) -> AgentError:
         return AgentError(f"agent {self.players[player].name} as player {player}, turn {self.state.turn}, "
@@ -271,13 +311,16 @@ def deal_rng(seed: int) -> np.random.Generator:
 
 
 def play_krepet(rules: KrepetRules | str | None = None, lineup: Any = "greedy", profiles: Any = None,
-                seed: int = 0, *, config: KrepetConfig | None = None, errors: str = "raise") -> KrepetResult:
+                seed: int = 0, *, config: KrepetConfig | None = None, errors: str = "raise",
+                live: Live | None = None) -> KrepetResult:
     """Play one Krepet game on the clock; the same arguments and seed give the same result, always.
 
     ``lineup`` names one agent for both players or one per player (``"greedy,lookout(attention=0.9)"``);
     ``profiles`` one :class:`~kemps_sim.profiles.PlayerProfile` (or mapping) for both or one per player. An agent
     that raises, answers a move it was not shown, or hangs past ``config.decide_timeout`` ends the game: an
     :class:`~kemps_sim.errors.AgentError`, or with ``errors="record"`` a result with reason ``agent_error``.
+    ``live`` plays it on another clock and tells a listener every event as it happens
+    (:class:`kemps_sim.engine.Live`: the wall's clock for people at the table); the game is the same.
     """
     from kemps_sim.engine.match import resolve_profiles
     from kemps_sim.krepet.presets import load_krepet_rules
@@ -305,7 +348,7 @@ def play_krepet(rules: KrepetRules | str | None = None, lineup: Any = "greedy", 
                 raise _early_error(name, seed, p, f"habits() returned {habits!r}; allowed: a Habits")
             players.append(_Player(p, name, agent, habits, seat_profiles[p], _stream(seed, SEAT, p)))
         state = deal(rules, deal_rng(seed))
-        sim = box["sim"] = KrepetSim(rules, players, state, seed, config, watch)
+        sim = box["sim"] = KrepetSim(rules, players, state, seed, config, watch, live)
         return sim.run()
 
     def failed(error: BaseException) -> KrepetResult:

@@ -2,11 +2,11 @@
 WebSocket over which the seat is shown what it may know as it happens and sends what it does.
 
 ``GET /seat/{token}`` is the page; ``/ws/{token}`` its WebSocket, and ``/ws/{token}/practice`` a practice round's
-before the person joins the match. An unknown token gets 404 (the page) or a refused
-handshake (the socket), and so does a second connection to a seat already connected. A table starts when every
-person's seat at it is connected. A person whose page closes has left (:meth:`LiveTable.leave`: the table pauses,
-or an agent plays on); opening the link again takes the seat back. A message the page sends that is not an intent,
-or comes faster than the rate limit, is answered with a one-line error and the seat plays on.
+before the person joins the match. An unknown token gets 404 (the page) or a refused handshake (the socket), and so
+does a second connection to a seat already connected. A table starts when every person's seat at it is connected. A
+person whose page closes has left (:meth:`~kemps_sim.serve.table_base.LiveTableBase.leave`: the table pauses, or an
+agent plays on); opening the link again takes the seat back. A message the page sends that is not an intent, or
+comes faster than the rate limit, is answered with a one-line error and the seat plays on.
 """
 
 from __future__ import annotations
@@ -27,8 +27,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.serve.practice import practice_table
-from kemps_sim.serve.table import LiveTable
+from kemps_sim.serve.table_base import LiveTableBase
 
 #: Close code of a refused socket (unknown token, or a seat already connected): 4403, "forbidden", private range.
 REFUSED = 4403
@@ -41,12 +40,12 @@ class Room:
     """Live tables served together (one, or several at once: a lab's groups), each person's seat behind a token
     (``tokens``: token -> (table number, seat); by default a new unguessable one per remote seat), and who is
     connected now. ``intro`` (HTML: a study's consent and instructions) is shown before a person joins, with a
-    button to start; ``practice`` offers each person a practice round first (:func:`practice_table`)."""
+    button to start; ``practice`` offers each person a practice round first (the table's ``practice(seat)``)."""
 
-    def __init__(self, tables: LiveTable | Sequence[LiveTable],
+    def __init__(self, tables: LiveTableBase | Sequence[LiveTableBase],
                  tokens: Mapping[str, int | tuple[int, int]] | None = None, intro: str = "",
                  practice: bool = False) -> None:
-        self.tables = [tables] if isinstance(tables, LiveTable) else list(tables)
+        self.tables = [tables] if isinstance(tables, LiveTableBase) else list(tables)
         if not self.tables:
             raise ConfigError("tables: give at least one live table")
         seats = [(number, seat) for number, table in enumerate(self.tables) for seat in table.seats]
@@ -62,7 +61,7 @@ class Room:
         self.joined: set[tuple[int, int]] = set()
 
     @property
-    def table(self) -> LiveTable:
+    def table(self) -> LiveTableBase:
         """The first (or only) table."""
         return self.tables[0]
 
@@ -74,7 +73,8 @@ class Room:
 
 def make_app(room: Room) -> Starlette:
     """The application serving ``room``."""
-    page = resources.files("kemps_sim.serve").joinpath("assets/seat.html").read_text(encoding="utf-8")
+    assets = resources.files("kemps_sim.serve").joinpath("assets")
+    pages = {name: assets.joinpath(name).read_text(encoding="utf-8") for name in sorted({t.page for t in room.tables})}
 
     async def seat_page(request: Request) -> Response:
         token = request.path_params["token"]
@@ -82,10 +82,10 @@ def make_app(room: Room) -> Starlette:
             return PlainTextResponse("unknown seat link", status_code=404)
         number, seat = room.tokens[token]
         table = room.tables[number]
-        fields = {"TOKEN": token, "SEAT": str(seat), "PLAYERS": str(table.rules.players), "INTRO": room.intro,
+        fields = {"TOKEN": token, "SEAT": str(seat), "PLAYERS": str(table.players), "INTRO": room.intro,
                   "START": "Practise first" if room.practice else "Start",
                   "PRACTICE": "true" if room.practice else "false"}
-        text = page
+        text = pages[table.page]
         for name, value in fields.items():
             text = text.replace("{{" + name + "}}", value)
         return HTMLResponse(text)
@@ -120,7 +120,7 @@ def make_app(room: Room) -> Starlette:
             return
         number, seat = place
         await websocket.accept()
-        table = practice_table(room.tables[number], seat).start()
+        table = room.tables[number].practice(seat).start()
         try:
             await _play(websocket, table, seat)
         finally:
@@ -136,7 +136,7 @@ def make_app(room: Room) -> Starlette:
                              WebSocketRoute("/ws/{token}/practice", practice_socket)], lifespan=lifespan)
 
 
-async def _play(websocket: WebSocket, table: LiveTable, seat: int) -> None:
+async def _play(websocket: WebSocket, table: LiveTableBase, seat: int) -> None:
     """Carry a seat's messages both ways until its page closes (the page's to the table, the table's to the page)."""
     pump = asyncio.create_task(_pump(websocket, table.outboxes[seat]))
     try:

@@ -1,63 +1,41 @@
-"""A match with people at the table, played on the wall's clock in a thread of its own."""
+"""A Kemps match with people at the table (:class:`LiveTable`): the engine's match on the wall's clock with the
+people's seats played from their pages, each shown what a person there may see."""
 
 from __future__ import annotations
 
 import math
-import queue
-import threading
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import simpy
-import simpy.rt
-
 from kemps_sim.engine import EngineConfig, Live, simulate_match
-from kemps_sim.errors import ConfigError
 from kemps_sim.lineup import resolve_lineup
 from kemps_sim.presets import load_rules
+from kemps_sim.records import event_row
 from kemps_sim.results import MatchResult
 from kemps_sim.rules import Rules
-from kemps_sim.serve.limits import RateLimit
-from kemps_sim.serve.messages import intent_columns, intent_from, stamp
-from kemps_sim.serve.remote import POLL, RemoteSeat, Sent
-from kemps_sim.serve.screen import Screen, emphasis_of
-from kemps_sim.study.writer import SessionWriter
+from kemps_sim.serve.messages import intent_columns, intent_from
+from kemps_sim.serve.practice import PRACTICE_SEED, SLOW
+from kemps_sim.serve.remote import POLL, RemoteSeat
+from kemps_sim.serve.screen import emphasis_of
+from kemps_sim.serve.table_base import DISPLAY_STREAM, DRAW_GRACE, PAUSE, LiveTableBase, TableStopped
 from kemps_sim.trace import Gestured, TraceEvent
 
-#: The child of the match seed's SeedSequence that draws what only the screens show (how emphatic each avatar
-#: gesture is, who stands in how fast): far beyond the streams the engine spawns, so the match is the same.
-DISPLAY_STREAM = 2**31 - 7
-#: Wall seconds a finished session waits at most for the pages still there to say they drew its last message before
-#: it is saved (a page's socket is ordered: once it drew the end, every input it sent before has arrived).
-DRAW_GRACE = 30.0
-#: What a seat whose person leaves becomes: ``pause`` holds the table until they are back; an agent's name plays on.
-PAUSE = "pause"
+__all__ = ["DISPLAY_STREAM", "DRAW_GRACE", "PAUSE", "LiveTable", "TableStopped"]
 
 
-class TableStopped(BaseException):
-    """Raised at a person's seat to end a match whose table was stopped (not an error of anyone at it)."""
+class LiveTable(LiveTableBase):
+    """One Kemps match: ``lineup`` names the agents of the other seats (one entry per seat, any entry at a remote
+    seat ignored), ``remote`` the seats played from outside (each a :class:`RemoteSeat`), ``factor`` wall seconds
+    per simulated second (None: the simulated clock); everything else of a live table as
+    :class:`~kemps_sim.serve.table_base.LiveTableBase` says. ``packs`` stacks the first rounds' packs
+    (:func:`kemps_sim.engine.simulate_match`), for a scripted session such as a test; ``max_rounds`` ends the match
+    after that many rounds (a practice round); ``profiles`` are the seats' human profiles, as in a simulated match.
+    """
 
-
-class LiveTable:
-    """One match: ``lineup`` names the agents of the other seats (one entry per seat, any entry at a remote seat
-    ignored), ``remote`` the seats played from outside (each a :class:`RemoteSeat`), ``factor`` wall seconds per
-    simulated second (None: the simulated clock, as fast as the computer, for scripted people who time themselves
-    with :class:`Sent` ``not_before``). :meth:`start` plays it in a thread; each remote seat's ``outboxes``
-    receives, as they happen, the messages of its page (:class:`~kemps_sim.serve.screen.Screen`), and None at the
-    end; ``result`` is the match once it is over.
-
-    ``data`` (a folder) records the session (:mod:`kemps_sim.study`); ``on_leave`` is what a seat becomes when its
-    person leaves (:data:`PAUSE`, or an agent's name); ``rate`` caps each person's inputs a second (a burst of twice
-    as many allowed); ``packs`` stacks the first rounds' packs (:func:`kemps_sim.engine.simulate_match`), for a
-    scripted session such as a tutorial or a test; ``lockstep`` (on the simulated clock) holds the match at each
-    look of a person's seat until every page still there has drawn what it was sent, so that scripted people
-    (:mod:`kemps_sim.serve.simulated`) act at the simulated times they chose; ``participants`` gives a person's
-    seat the participant id they had in an earlier session (else a new one is drawn); ``max_rounds`` ends the match
-    after that many rounds (a practice round)."""
+    game = "kemps"
+    page = "seat.html"
 
     def __init__(self, rules: Rules | str | Mapping[str, Any] | None, lineup: Sequence[str], remote: Sequence[int],
                  seed: int = 0, factor: float | None = 1.0, profiles: Any = None, poll: float | None = None,
@@ -65,33 +43,13 @@ class LiveTable:
                  packs: Sequence[Sequence[int]] = (), lockstep: bool = False,
                  participants: Mapping[int, str] | None = None, max_rounds: int | None = None) -> None:
         self.rules = rules if isinstance(rules, Rules) else load_rules(rules)
-        players = self.rules.players
-        if len(lineup) != players:
-            raise ConfigError(f"lineup has {len(lineup)} entries for {players} players: give one per seat")
-        if not remote or any(isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players for s in remote):
-            raise ConfigError(f"remote = {list(remote)!r}: give the seats played from outside, each from 0 to "
-                              f"{players - 1}")
-        if on_leave != PAUSE:
-            resolve_lineup(on_leave, players)  # an unknown agent is one line now, not when someone leaves
-        self.on_leave = on_leave
-        self.seed, self.factor, self.profiles, self.packs = seed, factor, profiles, tuple(packs)
-        if lockstep and factor is not None:
-            raise ConfigError(f"lockstep = True: only on the simulated clock (factor = None), not factor = {factor!r}")
-        self.lockstep = lockstep
-        self.started_at = time.monotonic()
-        self.outboxes: dict[int, queue.SimpleQueue] = {s: queue.SimpleQueue() for s in sorted(set(remote))}
-        self.limits = {seat: RateLimit(rate) for seat in self.outboxes}  # checked before any folder is made
-        self.writer = None if data is None else SessionWriter(data, self._meta(lineup), sorted(self.outboxes),
-                                                              participants)
-        self.screens = {seat: Screen(seat, players, box, 1.0 if factor is None else factor, self.writer, self.clock)
-                        for seat, box in self.outboxes.items()}
+        super().__init__(self.rules.players, lineup, remote, seed, factor, self.rules.as_dict(), data, on_leave,
+                         rate, lockstep, participants)
+        self.profiles, self.packs = profiles, tuple(packs)
         self.seats = {seat: RemoteSeat(POLL if poll is None else poll, screen.view,
                                        lambda problem, screen=screen: screen.notice("refused", problem),
                                        self._reported(seat), self._gate) for seat, screen in self.screens.items()}
-        self.names = list(lineup)
-        self.lineup = [self._factory(seat) if seat in self.seats else lineup[seat] for seat in range(players)]
-        self._inputs = dict.fromkeys(self.seats, 0)
-        self._display = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(DISPLAY_STREAM,)))
+        self.lineup = [self._factory(seat) if seat in self.seats else lineup[seat] for seat in range(self.players)]
         self.live = Live(self._clock, self._heard)
         # a seat that looks every poll seconds decides that often, and again when woken or refused: the cap on
         # decisions grows with twice the round's looks
@@ -99,206 +57,36 @@ class LiveTable:
         # a paused table holds its people's seats for as long as it takes: no time limit on a decision
         self.config = replace(EngineConfig(), max_decisions_per_round=EngineConfig().max_decisions_per_round + looks,
                               decide_timeout=None, max_rounds=max_rounds or EngineConfig().max_rounds)
-        self.result: MatchResult | None = None
-        self.error: BaseException | None = None
-        self.departures: list[dict[str, Any]] = []
-        self.away: set[int] = set()
-        self.joins: list[dict[str, Any]] = []
-        self._env: simpy.Environment | None = None
-        self._stopped = self._over = False
-        self._ending = threading.Lock()
-        self._running = threading.Event()
-        self._running.set()
-        self._thread = threading.Thread(target=self._play, name=f"kemps-live-{seed}", daemon=True)
-
-    def clock(self) -> float:
-        """The server's seconds since the table was made (the data's ``server_time``)."""
-        return time.monotonic() - self.started_at
-
-    def send(self, seat: int, intent: Any) -> None:
-        """Play ``intent`` (or a :class:`Sent`) at remote ``seat`` at its next look."""
-        if seat not in self.seats:
-            raise ConfigError(f"seat {seat!r}: not a remote seat of this table; remote seats: {sorted(self.seats)}")
-        self.seats[seat].send(intent)
-
-    def receive(self, seat: int, data: Any) -> None:
-        """A message from ``seat``'s page: a draw acknowledged (``{"kind": "drawn", "id": n, "t": s}``), or an input,
-        stamped and numbered, checked against the rate limit and the message format, and played at the seat's next
-        look; an input refused here is recorded and answered on the page in one line."""
-        if isinstance(data, dict) and data.get("kind") == "drawn":
-            self.screens[seat].drawn(data.get("id"), data.get("t"))
-            return
-        number, now = self.next_input(seat), self.clock()
-        stamps = {"client_time": stamp(data, "t") if isinstance(data, dict) else math.nan,
-                  "first_client_time": stamp(data, "t_first") if isinstance(data, dict) else math.nan}
-        problem, status, intent = self.limits[seat].refusal(now), "limited", None
-        if problem is None:
-            try:
-                intent = intent_from(data, self.rules.players)
-            except ConfigError as exc:
-                problem, status = str(exc), "invalid"
-        if problem is not None:
-            self._record(seat, number, intent, stamps, now, status, math.nan, -1, problem)
-            self.screens[seat].notice("error", problem)
-            return
-        with self._ending:
-            if not self._over:
-                self.seats[seat].send(Sent(intent, number, server_time=now, round=self.screens[seat].round, **stamps))
-                return
-        self._record(seat, number, intent, stamps, now, "unplayed", math.nan, -1, "the match had ended")
-
-    def next_input(self, seat: int) -> int:
-        """The running number of the seat's next input (for a scripted person sending :class:`Sent` directly)."""
-        number = self._inputs[seat]
-        self._inputs[seat] += 1
-        return number
-
-    def joined(self, seat: int) -> None:
-        """The person at ``seat`` connected (having read and agreed to the study's intro): when is kept."""
-        self.joins.append({"seat": seat, "server_time": self.clock()})
-
-    def leave(self, seat: int) -> None:
-        """The person at ``seat`` left (their page closed): pause the table, or let the ``on_leave`` agent play."""
-        self.departures.append({"seat": seat, "server_time": self.clock(), "became": self.on_leave})
-        self.away.add(seat)
-        if self.on_leave == PAUSE:
-            self._running.clear()
-            for screen in self.screens.values():
-                screen.notice("paused", f"seat {seat} left; the table waits for them")
-            return
-        factory = resolve_lineup(self.on_leave, self.rules.players)[0][1]
-        self.seats[seat].stand_in(factory(), seat, self.rules.players, self._display)
-        for other, screen in self.screens.items():
-            if other != seat:
-                screen.notice("resumed", f"seat {seat} left; {self.on_leave} plays it now")
-
-    def back(self, seat: int) -> None:
-        """The person at ``seat`` is back: a table paused for them goes on (once no one else is away)."""
-        self.away.discard(seat)
-        if self.on_leave == PAUSE and not self._running.is_set() and not self.away:
-            self._running.set()
-            for screen in self.screens.values():
-                screen.notice("resumed", f"seat {seat} is back; play on")
-
-    @property
-    def paused(self) -> bool:
-        """Whether the table waits for a person who left."""
-        return not self._running.is_set()
-
-    @property
-    def started(self) -> bool:
-        """Whether :meth:`start` was called."""
-        return self._thread.ident is not None
-
-    def start(self) -> LiveTable:
-        """Begin the match (once)."""
-        self._thread.start()
-        return self
 
     def join(self, timeout: float | None = None) -> MatchResult | None:
         """Wait for the end of the match (at most ``timeout`` wall seconds); the result, None if not over, and an
         error the match ended with raised here."""
-        self._thread.join(timeout)
-        if self.error is not None:
-            raise self.error
-        return self.result
+        return super().join(timeout)
 
-    def stop(self, timeout: float = 10.0) -> None:
-        """End the table now (the server is stopping): a match still playing stops at its people's next look, and
-        its session is saved as ``stopped`` with every row written so far; a table never started is saved as
-        ``not started``."""
-        if self._stopped:
-            return
-        self._stopped = True
-        self.away.update(self.screens)  # a stopped table waits for no page's last draws
-        self._running.set()
-        if self.started:
-            self._thread.join(timeout)
-        elif self.writer is not None and self.writer.meta["status"] == "playing":
-            self.writer.meta["departures"], self.writer.meta["joins"] = self.departures, self.joins
-            self.writer.close(None, "not started")
+    def practice(self, seat: int) -> LiveTable:
+        """One round at this table's rules and agents, the person at ``seat`` and the others slow
+        (:data:`~kemps_sim.serve.practice.SLOW`), on the wall's clock at this table's speed; nothing is recorded."""
+        return LiveTable(self.rules, self.names, remote=[seat], seed=self.seed + PRACTICE_SEED,
+                         factor=1.0 if self.factor is None else self.factor, profiles=[SLOW] * self.players,
+                         on_leave=self.on_leave, max_rounds=1)
 
-    def _meta(self, lineup: Sequence[str]) -> dict[str, Any]:
-        people = self.outboxes
-        return {"game": "kemps", "rules": self.rules.as_dict(), "seed": self.seed,
-                "factor": 1.0 if self.factor is None else self.factor,
-                "clock": "simulated" if self.factor is None else "wall",
-                "lineup": ["person" if seat in people else name for seat, name in enumerate(lineup)],
-                "humans": sorted(people), "on_leave": self.on_leave,
-                "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+    def _parse(self, data: Any) -> Any:
+        return intent_from(data, self.players)
 
-    def _factory(self, seat: int) -> Any:
-        agent = self.seats[seat]
+    def _columns(self, action: Any) -> dict[str, Any]:
+        return intent_columns(action)
 
-        def remote() -> RemoteSeat:
-            return agent
+    def _match(self) -> MatchResult:
+        return simulate_match(self.rules, self.lineup, self.profiles, self.seed, config=self.config, live=self.live,
+                              packs=self.packs)
 
-        remote.name = f"remote{seat}"  # type: ignore[attr-defined]
-        return remote
-
-    def _clock(self) -> simpy.Environment:
-        """A round's environment: the wall's clock at ``factor``, non-strict (a slow moment of the computer delays
-        the table rather than failing it), or the simulated clock."""
-        if self.factor is None:
-            self._env = simpy.Environment()
-        else:
-            self._env = simpy.rt.RealtimeEnvironment(factor=float(self.factor), strict=False)
-        return self._env
-
-    def _gate(self) -> None:
-        """Called at every look of a person's seat: while the table is paused the match waits here, and its clock
-        then starts again from where it stopped (not rushing through the pause's events)."""
-        paused = not self._running.is_set()
-        if paused:
-            self._running.wait()
-        while self.lockstep and not self._stopped and any(
-                screen.undrawn for seat, screen in self.screens.items() if seat not in self.away):
-            time.sleep(0.0002)
-        if self._stopped:
-            raise TableStopped("the table was stopped")
-        if paused and isinstance(self._env, simpy.rt.RealtimeEnvironment):
-            self._env.sync()
-
-    def _reported(self, seat: int) -> Any:
-        def report(sent: Sent, status: str, sim_time: float, index: int, problem: str) -> None:
-            self._record(seat, sent.number, sent.intent, {"client_time": sent.client_time,
-                                                          "first_client_time": sent.first_client_time},
-                         sent.server_time, status, sim_time, index, problem)
-        return report
-
-    def _record(self, seat: int, number: int, intent: Any, stamps: dict[str, float], server_time: float,
-                status: str, sim_time: float, index: int, problem: str) -> None:
-        if self.writer is not None:
-            self.writer.row("inputs", seat, input=number, **intent_columns(intent), **stamps, server_time=server_time,
-                            sim_time=sim_time, round=index, status=status, problem=problem)
+    def _stand_in(self, seat: int) -> None:
+        factory = resolve_lineup(self.on_leave, self.players)[0][1]
+        self.seats[seat].stand_in(factory(), seat, self.players, self._display)
 
     def _heard(self, index: int, event: TraceEvent) -> None:
         if self.writer is not None:
-            self.writer.event(self.seed, index, event)
+            self.writer.event(event_row(self.seed, index, event))
         emphasis = emphasis_of(event, self._display) if type(event) is Gestured else 0.0
         for screen in self.screens.values():
             screen.event(index, event, emphasis)
-
-    def _play(self) -> None:
-        try:
-            self.result = simulate_match(self.rules, self.lineup, self.profiles, self.seed, config=self.config,
-                                         live=self.live, packs=self.packs)
-        except BaseException as exc:  # kept for join(), which raises it in the caller's thread
-            self.error = exc
-        finally:
-            with self._ending:  # an input that comes from now on is recorded as it arrives
-                self._over = True
-            for seat, remote in self.seats.items():
-                remote.settle()
-                for sent in remote.unplayed():
-                    self._reported(seat)(sent, "unplayed", math.nan, -1, "the match ended first")
-            for screen in self.screens.values():
-                screen.over(self.result, self.error)
-            if self.writer is not None:
-                deadline = time.monotonic() + DRAW_GRACE  # the pages' last draws are still on their way
-                while time.monotonic() < deadline and any(
-                        screen.undrawn for seat, screen in self.screens.items() if seat not in self.away):
-                    time.sleep(0.01)
-                self.writer.meta["departures"], self.writer.meta["joins"] = self.departures, self.joins
-                status = "stopped" if self._stopped else "failed" if self.error is not None else "finished"
-                self.writer.close(self.result, status)

@@ -224,6 +224,10 @@ def fit_study(data: str | Path | Mapping[str, pd.DataFrame], participant: str | 
         from kemps_sim.study.load import load_sessions  # deferred: reading is only needed for a folder
 
         tables, where = load_sessions(data), str(Path(data).resolve())
+    games = sorted(set(tables["sessions"].get("game", pd.Series(dtype=object)).dropna().astype(str)) - {"kemps"})
+    if games:
+        raise ConfigError(f"{where}: holds {', '.join(games)} sessions; calibrate fits a Kemps player's parameters "
+                          "(from swaps and calls on gestures), and has no fit of another game's yet")
     known = sorted(set(tables["sessions"]["participant"].dropna().astype(str)))
     chosen = _chosen(known, participant, group, where)
     swaps, detections = swap_trials(tables, cap=cap), detection_trials(tables, window=window)

@@ -11,11 +11,9 @@ from typing import Any
 import pandas as pd
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.games import game
 from kemps_sim.study.schema import SCHEMA_VERSION
 from kemps_sim.study.writer import STREAMED, read_rows, typed
-
-#: The match's own tables, written when a session's match ended.
-MATCH_TABLES = ("pairs", "rounds", "calls", "fours")
 
 
 def session_meta(folder: str | Path) -> dict[str, Any]:
@@ -32,14 +30,16 @@ def session_meta(folder: str | Path) -> dict[str, Any]:
 
 def load_session(folder: str | Path) -> dict[str, Any]:
     """One session: ``meta`` (its ``session.json``) and a frame per table (``inputs``, ``draws``,
-    ``gestures_shown``, ``events``, and the match's ``pairs``, ``rounds``, ``calls``, ``fours`` once it ended)."""
+    ``gestures_shown``, ``events``, and once the match ended the game's own tables: Kemps' ``pairs``, ``rounds``,
+    ``calls`` and ``fours``, Krepet's ``pairs``, ``misses``, ``calls`` and ``moves``)."""
     folder = Path(folder)
     out: dict[str, Any] = {"meta": session_meta(folder)}
+    made = game(out["meta"].get("game", "kemps")).tables()
     for table in STREAMED:
         stored = folder / f"{table}.parquet"
-        out[table] = typed(pd.read_parquet(stored), table) if stored.exists() else read_rows(
-            folder / f"{table}.jsonl", table)
-    for table in MATCH_TABLES:
+        out[table] = typed(pd.read_parquet(stored), table, made) if stored.exists() else read_rows(
+            folder / f"{table}.jsonl", table, made)
+    for table in made.makers:
         stored = folder / f"{table}.parquet"
         if stored.exists():
             out[table] = pd.read_parquet(stored)
@@ -63,8 +63,11 @@ def load_sessions(data: str | Path) -> dict[str, pd.DataFrame]:
     """Every session in ``data`` stacked: a frame per table, and ``sessions`` with one row per session and person
     (session, participant, seat, game, seed, factor, status)."""
     loaded = [load_session(folder) for folder in session_folders(data)]
+    games = sorted({one["meta"].get("game", "kemps") for one in loaded})
+    if len(games) > 1:
+        raise ConfigError(f"{data}: holds sessions of several games ({', '.join(games)}); load each game's apart")
     out: dict[str, pd.DataFrame] = {}
-    for table in (*STREAMED, *MATCH_TABLES):
+    for table in (*STREAMED, *game(games[0]).tables().makers):
         frames = [one[table] for one in loaded if table in one and len(one[table])]
         out[table] = pd.concat(frames, ignore_index=True) if frames else (
             loaded[0][table].iloc[0:0] if table in loaded[0] else pd.DataFrame())

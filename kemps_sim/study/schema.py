@@ -29,12 +29,15 @@ TABLES: MappingProxyType[str, MappingProxyType[str, tuple[str, str]]] = MappingP
     "inputs": MappingProxyType({
         **_COMMON,
         "input": ("int64", "running number of the seat's inputs, from 0"),
-        "kind": ("string", "swap, call, stalled, object or gesture; what the page sent"),
-        "call": ("string", "for a call: kemps, double_kemps or stop_kemps"),
+        "kind": ("string", "what the page sent: swap, call, stalled, object or gesture (Kemps); move or call "
+                           "(Krepet)"),
+        "call": ("string", "for a call: kemps, double_kemps or stop_kemps (Kemps); krepet (Krepet)"),
         "accused": ("int64", "for a Stop Kemps: the seat accused (-1 otherwise)"),
         "gesture": ("string", "for a gesture: the gesture made"),
         "give": ("string", "for a swap: the cards given from the hand (card numbers, space-separated)"),
         "take": ("string", "for a swap: the cards taken from the middle"),
+        "move": ("string", "for a Krepet move: what the page asked for (a lay from a pile to a pile, draw, take "
+                           "back, end turn)"),
         "first_client_time": ("float64", "for a swap: when the first of its two clicks was made (page clock, s)"),
         "client_time": ("float64", "when the key was pressed or the last click made (page clock, s)"),
         "server_time": ("float64", "when the server received it (server clock, s)"),
@@ -51,8 +54,8 @@ TABLES: MappingProxyType[str, MappingProxyType[str, tuple[str, str]]] = MappingP
         "detail": ("string", "for an event its type; for a gesture the gesture"),
         "round": ("int64", "the round (-1 if none)"),
         "sim_time": ("float64", "the simulated time of what was shown (NaN if none)"),
-        "hand": ("string", "for a view: the seat's cards shown (card numbers, space-separated)"),
-        "middle": ("string", "for a view: the middle shown"),
+        "hand": ("string", "for a view: the seat's cards shown (card numbers, space-separated; in Krepet its hand)"),
+        "middle": ("string", "for a view: the middle shown (Kemps)"),
         "server_time": ("float64", "when the server sent it (server clock, s)"),
         "client_time": ("float64", "when the page had drawn it (page clock, s; the frame after it was received)"),
     }),

@@ -1,6 +1,7 @@
 """A session's data written as the match goes: each row appended to its table's JSON-lines file and flushed at
 once (a crashed server leaves every finished row on disk), and at the end every table also as Parquet and CSV
-with the schema's dtypes, beside the match's own tables (pairs, rounds, calls, fours) and its trace (events)."""
+with the schema's dtypes, beside the match's own tables (as a sweep writes them for the game) and its trace
+(events)."""
 
 from __future__ import annotations
 
@@ -15,10 +16,8 @@ from typing import IO, Any
 import pandas as pd
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.records import EVENT_COLUMNS, event_row, tables
-from kemps_sim.results import MatchResult
+from kemps_sim.games import GameTables, game
 from kemps_sim.study.schema import SCHEMA_VERSION, TABLES
-from kemps_sim.trace import TraceEvent
 
 #: What a participant id may be: short, and nothing but letters, digits, '-' and '_'.
 PARTICIPANT_ID = re.compile(r"[A-Za-z0-9_-]{1,40}")
@@ -67,28 +66,28 @@ class SessionWriter:
             raise ValueError(f"{table}: no columns {sorted(unknown)}")
         self._append(table, record)
 
-    def event(self, seed: int, index: int, event: TraceEvent) -> None:
-        """Append one event of the trace (the columns of a simulated match's events table, and ``session``)."""
-        self._append("events", {"session": self.session, **event_row(seed, index, event)})
+    def event(self, row: Mapping[str, Any]) -> None:
+        """Append one event of the trace, as a row of the game's events table (and ``session``)."""
+        self._append("events", {"session": self.session, **row})
 
-    def close(self, result: MatchResult | None, status: str) -> Path:
-        """Finish the session: every streamed table as Parquet and CSV, the match's tables if it ended, and
-        ``status`` (finished, stopped, failed) in ``session.json``. Returns the session's folder."""
+    def close(self, result: Any, status: str) -> Path:
+        """Finish the session: every streamed table as Parquet and CSV, the match's tables if it ended (those the
+        game's record names, :meth:`kemps_sim.games.Game.tables`), and ``status`` (finished, stopped, failed) in
+        ``session.json``. Returns the session's folder."""
         with self._lock:
             for handle in self._files.values():
                 handle.close()
             self._files.clear()
+        made = game(self.meta["game"]).tables()
         for table in STREAMED:
-            _save(self._frame(table), self.path / table)
+            _save(read_rows(self.path / f"{table}.jsonl", table, made), self.path / table)
         if result is not None:
-            for name, frame in tables([result]).items():
+            for name, (rows, names) in made.makers.items():
+                frame = pd.DataFrame(rows(result), columns=names)
                 _save(frame.assign(session=self.session), self.path / name)
         self.meta["status"] = status
         self._write_meta()
         return self.path
-
-    def _frame(self, table: str) -> pd.DataFrame:
-        return read_rows(self.path / f"{table}.jsonl", table)
 
     def _append(self, table: str, record: dict[str, Any]) -> None:
         line = json.dumps(record, default=_plain, allow_nan=True)
@@ -106,9 +105,9 @@ class SessionWriter:
         partial.replace(target)
 
 
-def read_rows(path: Path, table: str) -> pd.DataFrame:
-    """The rows of a JSON-lines table as a frame with the schema's columns and dtypes (a torn last line, from a
-    crash mid-write, is left out)."""
+def read_rows(path: Path, table: str, made: GameTables) -> pd.DataFrame:
+    """The rows of a JSON-lines table as a frame with the schema's columns and dtypes (the events with those of
+    the game's events table, ``made``); a torn last line, from a crash mid-write, is left out."""
     records = []
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -116,14 +115,13 @@ def read_rows(path: Path, table: str) -> pd.DataFrame:
                 records.append(json.loads(line))
             except json.JSONDecodeError:
                 continue
-    return typed(pd.DataFrame.from_records(records), table)
+    return typed(pd.DataFrame.from_records(records), table, made)
 
 
-def typed(frame: pd.DataFrame, table: str) -> pd.DataFrame:
-    """``frame`` with exactly ``table``'s columns, in order, each of its dtype."""
+def typed(frame: pd.DataFrame, table: str, made: GameTables) -> pd.DataFrame:
+    """``frame`` with exactly ``table``'s columns, in order, each of its dtype (the events: the game's columns)."""
     if table == "events":
-        names = ["session", *EVENT_COLUMNS]
-        return frame.reindex(columns=names)
+        return frame.reindex(columns=["session", *(made.events[2] if made.events else frame.columns)])
     spec = TABLES[table]
     frame = frame.reindex(columns=list(spec))
     return frame.astype({name: dtype for name, (dtype, _) in spec.items()})
