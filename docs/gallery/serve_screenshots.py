@@ -95,6 +95,20 @@ def until(driver, script: str, what: str, timeout: float = 30.0):
     raise SystemExit(f"serve_screenshots: waited {timeout:g} s for {what}")
 
 
+def serve(room: Room):
+    """``room`` served by uvicorn on a free port of 127.0.0.1 in a thread: the server and its port."""
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(make_app(room), host="127.0.0.1", port=port, log_level="warning"))
+    threading.Thread(target=server.run, daemon=True).start()
+    while not server.started:
+        time.sleep(0.02)
+    return server, port
+
+
 def capture(driver) -> bytes:
     """The page as it is now, as PNG."""
     return base64.b64decode(driver.execute_cdp_cmd("Page.captureScreenshot", {"format": "png"})["data"])
@@ -114,19 +128,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=HERE, help="the folder for the PNGs (default: this one)")
     parser.add_argument("--seed", type=int, default=3, help="the match seed (default 3)")
     args = parser.parse_args(argv)
-    import uvicorn
     from selenium.webdriver.common.by import By
 
     rules = load_rules(RULES)
     table = LiveTable(rules, [AGENT] * 4, remote=[PERSON], seed=args.seed, factor=1.0, packs=[pack(rules, args.seed)])
     room = Room(table, intro=intro_of(None))  # the built-in instructions, as kemps-sim serve shows them
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(make_app(room), host="127.0.0.1", port=port, log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.02)
+    server, port = serve(room)
     driver = browser()
     try:
         driver.get(room.links("127.0.0.1", port)[(0, PERSON)])
@@ -162,19 +169,11 @@ def main(argv: list[str] | None = None) -> int:
 
 def krepet(out: Path, seed: int) -> None:
     """``serve_krepet.png``: a Krepet player's page at the start of their turn, the board as they see it."""
-    import uvicorn
-
     from kemps_sim.krepet.table import KrepetTable
 
     table = KrepetTable("wikibooks", ["greedy", "greedy"], remote=[PERSON], seed=seed, factor=0.5)
     room = Room(table)
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(make_app(room), host="127.0.0.1", port=port, log_level="warning"))
-    threading.Thread(target=server.run, daemon=True).start()
-    while not server.started:
-        time.sleep(0.02)
+    server, port = serve(room)
     driver = browser()
     try:
         driver.get(room.links("127.0.0.1", port)[(0, PERSON)])
