@@ -132,7 +132,8 @@ def _round_rngs(seed: int, round_index: int) -> tuple[np.random.Generator, np.ra
 def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup: LineupLike = "collector",
                    profiles: ProfilesLike = None, seed: int = 0, *, config: EngineConfig | None = None,
                    repertoire: Repertoire = DEFAULT_REPERTOIRE, errors: str = "raise",
-                   packs: Sequence[Sequence[int]] = (), live: Live | None = None) -> MatchResult:
+                   packs: Sequence[Sequence[int]] = (), live: Live | None = None,
+                   contained: bool = True) -> MatchResult:
     """Play one match and return its result. Same arguments and seed, same result, always.
 
     ``live`` plays it on another clock (:meth:`Live.realtime`: the wall's, for people at the table) and tells a
@@ -152,6 +153,10 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
     :class:`~kemps_sim.table.InvariantError` whose message starts ``invariant broken: seed S, round R, simulated
     time T s:`` and names the agent and seat that moved last; with ``errors="record"`` it is recorded the same way
     as an agent error, with that message.
+
+    ``contained=False`` plays in the calling thread instead, with no wall-clock limit on agent calls (their errors
+    are still the agent's): for a caller that steps the match from outside, such as a learning environment
+    (:mod:`kemps_sim.rl`), whose learner seats hand control back to it while they decide. The result is the same.
     """
     if errors not in ("raise", "record"):
         raise ConfigError(f"errors = {errors!r}: must be 'raise' or 'record'")
@@ -171,6 +176,8 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
 
     try:
         with fewer_collections():
+            if not contained:
+                return play(Stopwatch(None))
             return run_contained(play, config.decide_timeout, failed)
     except (AgentError, InvariantError) as exc:
         return failed(exc)
