@@ -30,8 +30,18 @@ import numpy as np
 
 from kemps_sim.cards import HAND_SIZE, MIDDLE_SIZE
 from kemps_sim.gestures import Repertoire
-from kemps_sim.intents import (WAIT, CallDoubleKemps, CallKemps, CallStopKemps, Gesture, Intent, Object, SayStalled,
-                               Swap, Wait)
+from kemps_sim.intents import (
+    WAIT,
+    CallDoubleKemps,
+    CallKemps,
+    CallStopKemps,
+    Gesture,
+    Intent,
+    Object,
+    SayStalled,
+    Swap,
+    Wait,
+)
 from kemps_sim.observation import Observation
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import allowed_stop_targets
@@ -155,10 +165,7 @@ class KempsActions:
                 mask[layout.calls + 2:layout.talk] = self._stop_ok[seat][1]
             sizes, give_bits, take_bits, picks = self._swap_arrays
             fits = (take_bits >> middle) == 0
-            if owed:
-                legal = picks & fits & (sizes == owed)
-            else:
-                legal = ~picks & fits & ((give_bits >> hand) == 0)
+            legal = picks & fits & (sizes == owed) if owed else ~picks & fits & (give_bits >> hand == 0)
             mask[layout.swaps:] = legal
         mask.flags.writeable = False
         return mask

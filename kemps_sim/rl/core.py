@@ -9,6 +9,11 @@ pair's *relative score*: its score (minus its letters under ``letters``, its poi
 mean score of the other pairs; it changes when a call is scored, and is paid to every learner at its next step. The
 rewards of a match add up to its final relative score. With ``reward="match"`` the only reward comes at the end:
 +1 for a pair ranked first alone, -1 for a pair ranked last alone, 0 otherwise (a tie for first or last).
+
+**An action the mask forbids** (a learner that ignores the mask, or a sampler that does) is, with
+``illegal="wait"`` (the default), played as the seat's fallback: ``Wait()`` or, for a seat that owes cards and may
+not wait, its first legal action; the step's ``info["illegal_action"]`` says so. With ``illegal="raise"`` it is a
+:class:`~kemps_sim.errors.ConfigError` naming the action.
 """
 
 from __future__ import annotations
@@ -39,6 +44,8 @@ from kemps_sim.seating import pair_of
 from kemps_sim.trace import Dealt, RoundEnded, TraceEvent
 
 REWARDS = ("round", "match")
+#: What an action whose mask is 0 does: play the seat's fallback instead (``"wait"``), or raise (``"raise"``).
+ILLEGAL = ("wait", "raise")
 
 
 def relative_score(rules: Rules, standings: Standings, pair: int) -> float:
@@ -69,7 +76,7 @@ class KempsSession:
 
     def __init__(self, rules: Any = None, *, players: int | None = None, lineup: LineupLike = "collector",
                  learners: Sequence[int] = (0,), profiles: ProfilesLike = None, reward: str = "round",
-                 config: EngineConfig | Mapping[str, Any] | None = None,
+                 illegal: str = "wait", config: EngineConfig | Mapping[str, Any] | None = None,
                  repertoire: Repertoire = DEFAULT_REPERTOIRE) -> None:
         overrides = {} if players is None else {"players": players}
         self.rules = rules if isinstance(rules, Rules) and not overrides else load_rules(rules, **overrides)
@@ -82,6 +89,10 @@ class KempsSession:
         if reward not in REWARDS:
             raise ConfigError(f"reward = {reward!r}: must be one of {', '.join(REWARDS)}")
         self.reward = reward
+        if illegal not in ILLEGAL:
+            raise ConfigError(f"illegal = {illegal!r}: must be one of {', '.join(ILLEGAL)}")
+        self.illegal = illegal
+        self.illegal_played = False
         if isinstance(config, Mapping):
             config = EngineConfig.from_mapping(dict(config))
         self.config = config or EngineConfig()
@@ -129,9 +140,14 @@ class KempsSession:
         if driver is None or driver.pending is None:
             raise ConfigError("step: the match is over or was never started; call reset() first")
         seat, view = driver.pending
-        if not self.actions.mask(view)[action]:
-            raise ConfigError(f"action {action} ({self.actions.describe(action)}): not allowed for seat {seat} now "
-                              "(its action_mask is 0); allowed: the actions whose mask is 1")
+        mask = self.actions.mask(view)
+        self.illegal_played = not 0 <= action < len(mask) or not mask[action]
+        if self.illegal_played:
+            if self.illegal == "raise":
+                what = self.actions.describe(action) if 0 <= action < len(mask) else f"not 0 to {len(mask) - 1}"
+                raise ConfigError(f"action {action} ({what}): not allowed for seat {seat} now (its action_mask is "
+                                  "0); allowed: the actions whose mask is 1")
+            action = int(mask.argmax())  # Wait() (action 0) when allowed, else the first legal action
         self.decided_at[seat] = self.clock(view)
         return self._next(driver.answer(self.actions.intent(action, view)))
 

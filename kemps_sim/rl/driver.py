@@ -13,6 +13,7 @@ an environment can be copied into worker processes, and closed at any point (:me
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -66,10 +67,8 @@ class MatchDriver:
     def close(self) -> None:
         """Stop a match still being played (its greenlet unwinds, restoring what the engine changed)."""
         if self._green and not self._green.dead:
-            try:
+            with contextlib.suppress(MatchCancelled):
                 self._green.throw(MatchCancelled)
-            except MatchCancelled:
-                pass
         self.pending = None
 
 

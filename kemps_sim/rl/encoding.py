@@ -75,12 +75,36 @@ class ObservationEncoder:
             start += length
         self.size = start
         self.pack_cards = 52.0 * rules.decks
+        #: Per seat: [the view of the round, percepts taken in, {slot: [latest time, count]}].
+        self._percepts: dict[int, list] = {}
         if rules.scoring == "letters":
             self.full_score = float(len(LETTERS))
         elif rules.scoring == "points":
             self.full_score = float(rules.target_points or 1)
         else:
             self.full_score = float(rules.rounds_to_play or 1)
+
+    def _percepts_of(self, view: Observation) -> dict[int, list[float]]:
+        """Per (other seat, gesture) slot seen this round: [time of the latest percept, percepts so far], kept up
+        to date from the percepts added since the seat's last encoding (a round's list only grows)."""
+        kept = self._percepts.get(view.seat)
+        if kept is None or kept[0] is not view:
+            kept = self._percepts[view.seat] = [view, 0, {}]
+        _, seen, slots = kept
+        percepts = view.percepts
+        if len(percepts) > seen:
+            n, seat, g, gestures = self.players, view.seat, len(self.gestures), self.gestures
+            for percept in percepts[seen:]:
+                slot = ((percept.gesturer - seat) % n - 1) * g + gestures[percept.gesture]
+                time = percept.time if percept.time == percept.time else view.now
+                entry = slots.get(slot)
+                if entry is None:
+                    slots[slot] = [time, 1.0]
+                else:
+                    entry[0] = time
+                    entry[1] += 1.0
+            kept[1] = len(percepts)
+        return slots
 
     def encode(self, view: Observation, since_decision: float = 0.0) -> np.ndarray:
         """The seat's vector now (float32); ``since_decision`` is the simulated time since its last decision."""
@@ -106,14 +130,10 @@ class ObservationEncoder:
         if signal is not None:
             out[at["signal"] + signal] = 1.0
         now = view.now
-        g = len(self.gestures)
         base = at["percepts"]
-        for percept in view.percepts:
-            offset = (percept.gesturer - seat) % n
-            slot = base + ((offset - 1) * g + self.gestures[percept.gesture]) * 2
-            age = now - percept.time if percept.time == percept.time else 0.0
-            out[slot] = math.exp(-max(age, 0.0) / PERCEPT_FADE)  # percepts come oldest first: the last one stays
-            out[slot + 1] = min(out[slot + 1] + 1.0 / PERCEPTS_FULL, 1.0)
+        for slot, (latest, count) in self._percepts_of(view).items():
+            out[base + 2 * slot] = math.exp(min(latest - now, 0.0) / PERCEPT_FADE)
+            out[base + 2 * slot + 1] = min(count / PERCEPTS_FULL, 1.0)
         base = at["swaps"]
         last_swap, swaps_made = view.last_swap, view.swaps_made
         for offset in range(n):

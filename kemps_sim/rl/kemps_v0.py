@@ -17,12 +17,13 @@ delay added to any seat.
 Arguments (both views): ``rules`` (a preset name, a mapping of knobs, a TOML file or a Rules), ``players`` (4, 6
 or 8, overriding the rules'), ``lineup`` (the agents of all seats, as for ``kemps-sim play``; learner seats' entries
 are replaced), ``learners`` (the learning seats), ``profiles`` (human profiles, as for ``simulate_match``),
-``reward`` (``"round"`` or ``"match"``, :mod:`kemps_sim.rl.core`), ``config`` (engine settings).
+``reward`` (``"round"`` or ``"match"``), ``illegal`` (``"wait"`` or ``"raise"``: what an action the mask forbids
+does; both in :mod:`kemps_sim.rl.core`), ``config`` (engine settings).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -72,7 +73,7 @@ class _Seats:
         session = self.session
         seat = self.seat_of[agent]
         return {"seat": seat, "match_seed": session.seed, "since_decision": session.since_decision(seat),
-                "observation_version": OBSERVATION_VERSION}
+                "illegal_action": session.illegal_played, "observation_version": OBSERVATION_VERSION}
 
     def close(self) -> None:
         """Stop the match being played, if any."""
@@ -82,7 +83,7 @@ class _Seats:
 class KempsAEC(_Seats, AECEnv):
     """The AEC view: the learning seat whose decision is due next acts (``agent_selection``)."""
 
-    metadata = {"name": NAME, "render_modes": [], "is_parallelizable": True}
+    metadata: ClassVar[dict[str, Any]] = {"name": NAME, "render_modes": [], "is_parallelizable": True}
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__()
@@ -138,7 +139,7 @@ class KempsAEC(_Seats, AECEnv):
 class KempsParallel(_Seats, ParallelEnv):
     """The Parallel view: every learner is given an observation each step; the one whose decision is due acts."""
 
-    metadata = {"name": NAME, "render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"name": NAME, "render_modes": []}
 
     def __init__(self, **kwargs: Any) -> None:
         self._setup(kwargs)

@@ -9,7 +9,7 @@ also offered as :meth:`KempsSeatEnv.action_masks`, the method sb3-contrib's Mask
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import gymnasium as gym
 import numpy as np
@@ -24,7 +24,7 @@ class KempsSeatEnv(gym.Env):
     """One learning seat (``seat``, default 0) at a table of the lineup's agents. Arguments as for
     :func:`kemps_sim.rl.kemps_v0.env`, with ``seat`` for ``learners``."""
 
-    metadata = {"render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
 
     def __init__(self, rules: Any = None, *, seat: int = 0, **kwargs: Any) -> None:
         self.session = session = KempsSession(rules, learners=(seat,), **kwargs)
@@ -60,7 +60,7 @@ class KempsSeatEnv(gym.Env):
     def _info(self) -> dict[str, Any]:
         session = self.session
         return {"match_seed": session.seed, "since_decision": session.since_decision(self.seat),
-                "observation_version": OBSERVATION_VERSION}
+                "illegal_action": session.illegal_played, "observation_version": OBSERVATION_VERSION}
 
     def close(self) -> None:
         """Stop the match being played, if any."""
