@@ -41,6 +41,9 @@ NAME = "kemps_v0"
 class _Seats:
     """What both views share: the session, the agents' names and spaces, and their infos."""
 
+    #: No rendering: a match is watched with ``kemps_sim.replay.write_html(env.unwrapped.session.result, ...)``.
+    render_mode: str | None = None
+
     def _setup(self, kwargs: dict[str, Any]) -> None:
         self.session = session = KempsSession(**kwargs)
         self.possible_agents = [f"seat_{s}" for s in session.learners]
