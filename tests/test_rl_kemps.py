@@ -16,6 +16,7 @@ from scipy import stats
 import kemps_sim.rl  # noqa: F401  (registers the Gymnasium environments)
 from kemps_sim import simulate_match
 from kemps_sim.agent import BaseAgent
+from kemps_sim.cards import RANK
 from kemps_sim.engine import players as engine_players
 from kemps_sim.errors import ConfigError
 from kemps_sim.intents import WAIT, CallKemps, Swap, Wait
@@ -264,3 +265,33 @@ def test_a_learners_times_are_the_human_models():
         assert len(got) >= 30, (name, len(got))
         assert min(got) > 0 and math.isfinite(max(got))
         assert stats.ks_2samp(got, model).pvalue > 0.001, (name, len(got), np.mean(got), np.mean(model))
+
+
+def test_an_observation_holds_nothing_of_another_seats_hand_or_percepts(monkeypatch):
+    """The encoding reads only the seat's own view: changing what other seats hold or noticed (the hidden part of
+    the table) leaves the learner's observation as it was, while changing its own hand does not."""
+    checkers = _checker_of_each_round(monkeypatch)
+    session = KempsSession("standard", lineup="collector", learners=(0,))
+    rng = np.random.default_rng(4)
+    pending = session.reset(8)
+    checked = 0
+    while pending is not None and checked < 40:
+        _, view = pending
+        state = checkers[-1].state
+        before = session.observe(0)
+        hands, percepts = state.table.hands, state.percepts
+        kept = [list(h) for h in hands], [list(p) for p in percepts]
+        hands[1][0], hands[3][0] = hands[3][0], hands[1][0]
+        hands[2].reverse()
+        percepts[1].extend(percepts[0][-1:] or percepts[2][-1:])
+        assert np.array_equal(session.observe(0), before)
+        hands[0][0], hands[1][1] = hands[1][1], hands[0][0]
+        changed = not np.array_equal(session.observe(0), before)
+        for target, saved in zip((hands, percepts), kept, strict=True):
+            for items, original in zip(target, saved, strict=True):
+                items[:] = original
+        assert changed or RANK[hands[0][0]] == RANK[hands[1][1]]
+        checked += 1
+        pending = session.act(_random_legal(session.actions.mask(view), rng))
+    assert checked == 40
+
