@@ -295,3 +295,16 @@ def test_an_observation_holds_nothing_of_another_seats_hand_or_percepts(monkeypa
         pending = session.act(_random_legal(session.actions.mask(view), rng))
     assert checked == 40
 
+
+
+def test_matches_paused_side_by_side_and_closed_in_any_order_leave_the_collector_as_it_was():
+    import gc
+
+    before = gc.get_threshold()
+    first, second = KempsSession(), KempsSession()
+    first.reset(1)
+    second.reset(2)
+    first.close()
+    assert gc.get_threshold() == before
+    second.close()
+    assert gc.get_threshold() == before

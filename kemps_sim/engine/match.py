@@ -155,8 +155,9 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
     as an agent error, with that message.
 
     ``contained=False`` plays in the calling thread instead, with no wall-clock limit on agent calls (their errors
-    are still the agent's): for a caller that steps the match from outside, such as a learning environment
-    (:mod:`kemps_sim.rl`), whose learner seats hand control back to it while they decide. The result is the same.
+    are still the agent's) and the garbage collector's thresholds left as they are: for a caller that steps the match
+    from outside, such as a learning environment (:mod:`kemps_sim.rl`), whose learner seats hand control back to it
+    while they decide, with other matches paused meanwhile. The result is the same.
     """
     if errors not in ("raise", "record"):
         raise ConfigError(f"errors = {errors!r}: must be 'raise' or 'record'")
@@ -175,9 +176,9 @@ def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup:
         return played.failed(error)
 
     try:
+        if not contained:  # paused in a greenlet, as several matches may be at once: the thresholds stay as they are
+            return play(Stopwatch(None))
         with fewer_collections():
-            if not contained:
-                return play(Stopwatch(None))
             return run_contained(play, config.decide_timeout, failed)
     except (AgentError, InvariantError) as exc:
         return failed(exc)

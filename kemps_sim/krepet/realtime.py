@@ -312,7 +312,7 @@ def deal_rng(seed: int) -> np.random.Generator:
 
 def play_krepet(rules: KrepetRules | str | None = None, lineup: Any = "greedy", profiles: Any = None,
                 seed: int = 0, *, config: KrepetConfig | None = None, errors: str = "raise",
-                live: Live | None = None) -> KrepetResult:
+                live: Live | None = None, contained: bool = True) -> KrepetResult:
     """Play one Krepet game on the clock; the same arguments and seed give the same result, always.
 
     ``lineup`` names one agent for both players or one per player (``"greedy,lookout(attention=0.9)"``);
@@ -321,6 +321,11 @@ def play_krepet(rules: KrepetRules | str | None = None, lineup: Any = "greedy", 
     :class:`~kemps_sim.errors.AgentError`, or with ``errors="record"`` a result with reason ``agent_error``.
     ``live`` plays it on another clock and tells a listener every event as it happens
     (:class:`kemps_sim.engine.Live`: the wall's clock for people at the table); the game is the same.
+
+    ``contained=False`` plays in the calling thread instead, with no wall-clock limit on agent calls (their errors
+    are still the agent's) and the garbage collector's thresholds left as they are: for a caller that steps the game
+    from outside, such as a learning environment (:mod:`kemps_sim.rl`), whose learner players hand control back to
+    it while they decide, with other games paused meanwhile. The result is the same.
     """
     from kemps_sim.engine.match import resolve_profiles
     from kemps_sim.krepet.presets import load_krepet_rules
@@ -360,6 +365,8 @@ def play_krepet(rules: KrepetRules | str | None = None, lineup: Any = "greedy", 
         return sim.failed(error)
 
     try:
+        if not contained:  # paused in a greenlet, as several matches may be at once: the thresholds stay as they are
+            return play(Stopwatch(None))
         with fewer_collections():
             return run_contained(play, config.decide_timeout, failed)
     except AgentError as exc:

@@ -20,19 +20,20 @@ from kemps_sim.rl.encoding import OBSERVATION_VERSION
 from kemps_sim.rl.spaces import MatchSeeds, observation_space
 
 
-class KempsSeatEnv(gym.Env):
-    """One learning seat (``seat``, default 0) at a table of the lineup's agents. Arguments as for
-    :func:`kemps_sim.rl.kemps_v0.env`, with ``seat`` for ``learners``."""
+class SeatEnv(gym.Env):
+    """One learning seat at a table of the lineup's agents, for any game that supplies a session (as the
+    PettingZoo views do, :mod:`kemps_sim.rl.views`) and its observation's version."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    session_class: ClassVar[type] = KempsSession
+    observation_version: ClassVar[str] = OBSERVATION_VERSION
 
     def __init__(self, rules: Any = None, *, seat: int = 0, **kwargs: Any) -> None:
-        self.session = session = KempsSession(rules, learners=(seat,), **kwargs)
+        self.session = session = self.session_class(rules, learners=(seat,), **kwargs)
         self.seat = session.learners[0]
         self.observation_space = observation_space(session.encoder.size, session.actions.size)
         self.action_space = spaces.Discrete(session.actions.size)
         self.seeds = MatchSeeds()
-
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[dict[str, np.ndarray], dict]:
         """Start the next match (the match of ``seed`` if given) and return the seat's first observation."""
         super().reset(seed=seed)
@@ -60,8 +61,13 @@ class KempsSeatEnv(gym.Env):
     def _info(self) -> dict[str, Any]:
         session = self.session
         return {"match_seed": session.seed, "since_decision": session.since_decision(self.seat),
-                "illegal_action": session.illegal_played, "observation_version": OBSERVATION_VERSION}
+                "illegal_action": session.illegal_played, "observation_version": self.observation_version}
 
     def close(self) -> None:
         """Stop the match being played, if any."""
         self.session.close()
+
+
+class KempsSeatEnv(SeatEnv):
+    """One learning Kemps seat (``seat``, default 0) at a table of the lineup's agents. Arguments as for
+    :func:`kemps_sim.rl.kemps_v0.env`, with ``seat`` for ``learners``."""
