@@ -37,3 +37,15 @@ def test_a_bad_argument_is_a_usage_error():
     done = subprocess.run([sys.executable, str(EXAMPLES / "ppo_masked.py"), "--envs", "0"], capture_output=True,
                           text=True, timeout=120)
     assert done.returncode == 2 and "must be at least 1" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_the_sb3_example_trains_and_its_model_plays_by_name(tmp_path):
+    said = _run("sb3_maskable.py", "--steps", "512", "--out", str(tmp_path))
+    assert said.startswith("winners: (") and (tmp_path / "model.zip").is_file()
+
+
+def test_the_training_page_shows_the_examples_as_they_are():
+    """The page includes each example file whole (pymdownx.snippets), so what it shows is what the tests run."""
+    page = (ROOT / "docs" / "train-an-agent.md").read_text()
+    for script in ("sb3_maskable.py", "ppo_masked.py", "pettingzoo_vector.py"):
+        assert f'--8<-- "examples/rl/{script}"' in page

@@ -308,3 +308,17 @@ def test_matches_paused_side_by_side_and_closed_in_any_order_leave_the_collector
     assert gc.get_threshold() == before
     second.close()
     assert gc.get_threshold() == before
+
+
+def test_profiles_are_checked_when_the_environment_is_made_and_then_used():
+    with pytest.raises(ConfigError, match="profiles = 'slow': must be a PlayerProfile, a mapping of its fields"):
+        KempsSeatEnv(profiles="slow")
+    session = KempsSession(profiles={"reach": {"family": "fixed", "value": 0.9}})
+    swaps = session.actions.layout.swaps
+    _, view = session.reset(0)
+    while not session.actions.mask(view)[swaps:].any():
+        _, view = session.act(0)
+    decided = view.now
+    session.act(swaps + int(np.flatnonzero(session.actions.mask(view)[swaps:])[0]))
+    touch = next(e for e in session.events if type(e) in (Swapped, RaceLost) and e.seat == 0 and e.time >= decided)
+    assert touch.time - decided == pytest.approx(0.9)

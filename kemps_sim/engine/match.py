@@ -45,6 +45,9 @@ def resolve_profiles(profiles: ProfilesLike, players: int) -> tuple[PlayerProfil
     """One profile per seat from one profile (everyone), one per pair, or one per seat."""
     if profiles is None:
         return (PlayerProfile(),) * players
+    if isinstance(profiles, str | bytes):
+        raise ConfigError(f"profiles = {profiles!r}: must be a PlayerProfile, a mapping of its fields or a sequence "
+                          "of them (a profile file is read by kemps_sim.profile_file.load_profile_file)")
     if isinstance(profiles, PlayerProfile | Mapping):
         return (PlayerProfile.from_mapping(profiles),) * players
     items = [PlayerProfile.from_mapping(p, f"profiles[{i}]") for i, p in enumerate(profiles)]

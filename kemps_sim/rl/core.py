@@ -27,7 +27,7 @@ import numpy as np
 from kemps_sim.cards import HAND_SIZE, RANK
 from kemps_sim.engine.config import EngineConfig
 from kemps_sim.engine.live import Live
-from kemps_sim.engine.match import ProfilesLike, simulate_match
+from kemps_sim.engine.match import ProfilesLike, resolve_profiles, simulate_match
 from kemps_sim.errors import ConfigError
 from kemps_sim.gestures import DEFAULT_REPERTOIRE, Repertoire
 from kemps_sim.lineup import LineupLike, resolve_lineup
@@ -97,7 +97,7 @@ class KempsSession:
             config = EngineConfig.from_mapping(dict(config))
         self.config = config or EngineConfig()
         self.seats = resolve_lineup(lineup, n)
-        self.profiles = profiles
+        self.profiles = resolve_profiles(profiles, n)  # checked now, not at the first reset
         self.repertoire = repertoire
         self.actions = KempsActions(self.rules, repertoire)
         self.encoder = ObservationEncoder(self.rules, repertoire.names)

@@ -27,7 +27,8 @@ opponent's last move in as a miss). :meth:`KrepetActions.mask` is 1 exactly for 
 view's moves, or for the two call actions, which a test confirms over whole games.
 
 Every legal move has an action, but one: a lay from a hand card below the tenth place under ``hand_access =
-"any"`` (a hand that only ``drawn_leftovers = "keep_in_hand"`` lets grow so far). Such moves have no action and
+"any"`` (a hand grows so far only when ``drawn_leftovers = "keep_in_hand"`` keeps what was drawn, or when cards
+taken back from the side stack land on a drawn packet). Such moves have no action and
 are never offered (:meth:`KrepetActions.unencoded` lists them); drawing or ending the turn is always open, so a
 player always has an action.
 """

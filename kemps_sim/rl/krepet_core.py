@@ -32,6 +32,7 @@ import numpy as np
 
 from kemps_sim.cards import CARDS_PER_DECK
 from kemps_sim.engine.live import Live
+from kemps_sim.engine.match import resolve_profiles
 from kemps_sim.errors import ConfigError
 from kemps_sim.krepet.agent import BaseKrepetAgent, Habits, KrepetView
 from kemps_sim.krepet.game import GAME
@@ -109,7 +110,7 @@ class KrepetSession:
         self.habits = _habits(habits)
         self.config = _config(config)
         self.seats = resolve_lineup(lineup, 2, game=GAME.name)
-        self.profiles = profiles
+        self.profiles = resolve_profiles(profiles, 2)  # checked now, not at the first reset
         self.actions = KrepetActions(self.rules)
         self.encoder = KrepetEncoder(self.rules)
         self.state_size = self.encoder.state_size
