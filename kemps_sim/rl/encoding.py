@@ -1,8 +1,8 @@
 """The canonical observation of a Kemps seat for learning agents: version ``kemps-obs-v0``, a flat vector in [0, 1].
 
 It encodes what the seat's :class:`~kemps_sim.observation.Observation` shows and nothing else (the seat's own hand,
-the public table, its own percepts, the standings, time), so it holds only what the seat may know; the global
-:meth:`ObservationEncoder.state` of a centralised critic is every seat's vector, side by side. Seats are counted
+the public table, its own percepts, the standings, time), so it holds only what the seat may know (the global
+state of a centralised critic is :meth:`kemps_sim.rl.core.KempsSession.state`). Seats are counted
 from the observer (offset 1 is the seat on its left; its partner sits at offset ``players / 2``), and pairs from
 its own, so one policy can play any seat. The blocks, in order:
 
