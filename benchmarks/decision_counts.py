@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 
+import kemps_sim_agents
 import numpy as np
 
 import kemps_sim.engine.round as round_module
 from kemps_sim import EngineConfig, simulate_match
-from kemps_sim.registry import builtin_names
 
 
 def busiest_seats(preset: str, lineup: str, matches: int) -> list[int]:
@@ -47,7 +47,7 @@ def main() -> None:
     args = parser.parse_args()
     largest = 0
     print(f"{'agent':<12} {'preset':<10} {'rounds':>6} {'median':>7} {'p99':>6} {'max':>6}")
-    for agent in builtin_names("kemps"):  # Krepet agents play another game
+    for agent in (cls.name for cls in kemps_sim_agents.BUILTINS):  # the policies that play any table by name
         for preset in args.presets:
             counts = np.array(busiest_seats(preset, agent, args.matches))
             largest = max(largest, int(counts.max()))

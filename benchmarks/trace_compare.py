@@ -116,9 +116,9 @@ def main() -> int:
     if args.command == "dump":
         lineups = args.lineups
         if lineups == ["builtins"]:
-            from kemps_sim.registry import builtin_classes
+            import kemps_sim_agents
 
-            lineups = [cls.name for cls in builtin_classes() if getattr(cls, "game", "kemps") == "kemps"]
+            lineups = [cls.name for cls in kemps_sim_agents.BUILTINS]  # the Kemps policies that play by name
         dump(args.out, args.seeds, args.knobs_as_before, dict(item.split("=", 1) for item in args.set), lineups)
         return 0
     return compare(args.before, args.after)

@@ -97,8 +97,8 @@ class _Registry:
 
 def builtin_classes() -> tuple[type[BaseAgent], ...]:
     """The built-in policy classes in their stable order: the agents each built-in game's record names (its
-    ``agents`` part: Kemps's ``kemps_sim_agents.BUILTINS``, from the repository's ``agents/`` folder installed under
-    an import name of this project's own, then Krepet's ``KREPET_BUILTINS``). Asked of the records rather than
+    ``agents`` part: Kemps's ``kemps_sim_agents.KEMPS_BUILTINS``, from the repository's ``agents/`` folder installed
+    under an import name of this project's own, then Krepet's ``KREPET_BUILTINS``). Asked of the records rather than
     imported here, so that the registry sits below the agents it finds."""
     classes: list[type[BaseAgent]] = []
     for name in BUILT_IN_GAMES:

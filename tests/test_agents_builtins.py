@@ -22,7 +22,7 @@ STRICT = EngineConfig(strict=True, max_round_seconds=120)
 def test_builtins_are_registered_in_a_stable_order_with_name_description_and_sourced_docstring():
     assert NAMES == ["random", "naive", "collector", "feeder", "camouflage", "watcher", "bluffer", "cautious",
                      "eager"]
-    assert list(builtin_agents()) == NAMES + [cls.name for cls in kemps_sim_agents.KREPET_BUILTINS]
+    assert list(builtin_agents()) == NAMES + ["ppo"] + [cls.name for cls in kemps_sim_agents.KREPET_BUILTINS]
     for cls in kemps_sim_agents.BUILTINS:
         assert issubclass(cls, BaseAgent)
         assert isinstance(cls.description, str) and cls.description and "\n" not in cls.description

@@ -83,7 +83,7 @@ def test_builtins_are_listed_in_their_order_with_descriptions_and_defaults(clean
 def test_builtins_come_from_agents_builtins_when_the_package_exports_it(monkeypatch, clean_registry):
 
     fallback = registry.builtin_classes()
-    monkeypatch.setattr(kemps_sim_agents, "BUILTINS", tuple(reversed(fallback)), raising=False)
+    monkeypatch.setattr(kemps_sim_agents, "KEMPS_BUILTINS", tuple(reversed(fallback)), raising=False)
     registry.clear_cache()
     listed = [i.name for i in registry.list_agents() if i.origin == registry.BUILT_IN]
     assert listed == [cls.name for cls in reversed(fallback)]
@@ -191,7 +191,7 @@ def test_agents_command_tells_every_builtins_reasoning_and_sources(clean_registr
         info = by_name()[cls.name]
         assert info.reasoning == inspect.cleandoc(cls.__doc__)
         assert info.details and info.details == inspect.cleandoc(sys.modules[cls.__module__].__doc__)
-        if cls.name != "random":  # the baseline follows no source
+        if cls.name != "random" and cls not in kemps_sim_agents.LEARNED:  # the baseline and the learned follow none
             assert info.sources and all(s in ("000", "001", "002", "003", "004") for s in info.sources)
             assert f"    sources: {info.sources[0]} (" in out
     assert main(["agents", "watcher"]) == 0

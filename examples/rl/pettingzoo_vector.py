@@ -35,7 +35,7 @@ def main() -> None:
     returns = np.zeros(vector.num_envs)
     for _ in range(args.steps):
         actions = np.array([rng.choice(np.flatnonzero(mask)) for mask in obs["action_mask"]])
-        obs, rewards, terminated, truncated, _ = vector.step(actions)
+        obs, rewards, _, _, _ = vector.step(actions)
         returns += rewards
     vector.close()
     print(f"{vector.num_envs} entries ({args.tables} tables of 4 learners), {args.steps} steps; "

@@ -24,7 +24,7 @@ GAME = Game(
                 play_cli="kemps_sim.cli.play:run_kemps", rules_cli="kemps_sim.cli.rules:run_kemps",
                 summary="kemps_sim.stats.summary:summary_table",
                 figures="kemps_sim.plots.standard:standard_figures", replay="kemps_sim.replay.page:kemps_page",
-                agents="kemps_sim_agents:BUILTINS", live_table="kemps_sim.serve.table:LiveTable"),
+                agents="kemps_sim_agents:KEMPS_BUILTINS", live_table="kemps_sim.serve.table:LiveTable"),
     players=None,
     seats_per_side=2,
     scored=True,
