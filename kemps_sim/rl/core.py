@@ -38,6 +38,7 @@ from kemps_sim.retrace import TableReplay
 from kemps_sim.rl.actions import KempsActions
 from kemps_sim.rl.driver import LearnerSeat, MatchDriver
 from kemps_sim.rl.encoding import RANKS, ObservationEncoder
+from kemps_sim.rl.session import SteppedMatch
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Standings, ranking
 from kemps_sim.seating import pair_of
@@ -71,7 +72,7 @@ def match_reward(rules: Rules, standings: Standings, pair: int) -> float:
     return 0.0
 
 
-class KempsSession:
+class KempsSession(SteppedMatch):
     """One environment's match: who learns, who else sits at the table, and what each learner is told."""
 
     def __init__(self, rules: Any = None, *, players: int | None = None, lineup: LineupLike = "collector",
@@ -167,22 +168,9 @@ class KempsSession:
         if kind is RoundEnded:
             self.elapsed += event.time
 
-    def close(self) -> None:
-        """Stop the match still being played, if any."""
-        if self.driver is not None:
-            self.driver.close()
-            self.driver = None
 
     # What learners are told ------------------------------------------------------------------------------------
-    @property
-    def pending(self) -> tuple[int, Observation] | None:
-        """The learner decision due now, as (seat, view), or None."""
-        return None if self.driver is None else self.driver.pending
 
-    @property
-    def over(self) -> bool:
-        """Whether the match has ended."""
-        return self.result is not None
 
     @property
     def truncated(self) -> bool:
@@ -209,11 +197,6 @@ class KempsSession:
             return match_reward(self.rules, self.result.standings, pair) if self.result is not None else 0.0
         return relative_score(self.rules, self.standings(), pair)
 
-    def reward_for(self, seat: int) -> float:
-        """The seat's reward not yet paid, now paid."""
-        now = self.potential(seat)
-        paid, self.credited[seat] = now - self.credited[seat], now
-        return paid
 
     def since_decision(self, seat: int) -> float:
         """Simulated seconds from the seat's last decision to now (to its pending one, or to the match's end)."""

@@ -47,6 +47,7 @@ from kemps_sim.perception import Percept
 from kemps_sim.rl.driver import MatchDriver
 from kemps_sim.rl.krepet_actions import CallChance, Decision, KrepetActions
 from kemps_sim.rl.krepet_encoding import KrepetEncoder
+from kemps_sim.rl.session import SteppedMatch
 
 REWARDS = ("game", "cards")
 #: What an action whose mask is 0 does: play the player's fallback instead, or raise.
@@ -91,7 +92,7 @@ class KrepetLearnerSeat(BaseKrepetAgent):
         return self.driver.decide(self.seat, decision)
 
 
-class KrepetSession:
+class KrepetSession(SteppedMatch):
     """One environment's game: who learns, who plays the other chair, and what each learner is told."""
 
     def __init__(self, rules: Any = None, *, lineup: LineupLike = "greedy", learners: Sequence[int] = (0,),
@@ -178,22 +179,9 @@ class KrepetSession:
         """The game's live position, heard after every event (the board every observation is read from)."""
         self.board = board  # type: ignore[assignment]
 
-    def close(self) -> None:
-        """Stop the game still being played, if any."""
-        if self.driver is not None:
-            self.driver.close()
-            self.driver = None
 
     # What learners are told ------------------------------------------------------------------------------------
-    @property
-    def pending(self) -> tuple[int, Decision] | None:
-        """The learner decision due now, as (player, decision), or None."""
-        return None if self.driver is None else self.driver.pending
 
-    @property
-    def over(self) -> bool:
-        """Whether the game has ended."""
-        return self.result is not None
 
     @property
     def truncated(self) -> bool:
@@ -214,11 +202,6 @@ class KrepetSession:
             held = (board.cards_of(0), board.cards_of(1))
         return (held[1 - seat] - held[seat]) / CARDS_PER_DECK
 
-    def reward_for(self, seat: int) -> float:
-        """The player's reward not yet paid, now paid."""
-        now = self.potential(seat)
-        paid, self.credited[seat] = now - self.credited[seat], now
-        return paid
 
     def since_decision(self, seat: int) -> float:
         """Simulated seconds from the player's last decision to now (its pending one, the latest learner decision
