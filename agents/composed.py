@@ -130,9 +130,7 @@ class PartsAgent(BaseAgent):
         feeding = self.feeding
         memory.refresh(obs, self.rng, None if feeding is None else feeding.hurry_now(obs, reader))
         hand = obs.hand
-        if hand != self._counts_for:
-            self._counts_for, self._counts = hand, rank_counts(hand)
-        counts = self._counts
+        counts = self._rank_counts(hand)
         if obs.owed:
             return Swap((), best_picks(obs.middle, counts, obs.owed))
         four = len(counts) == 1 and len(hand) == 4
@@ -158,6 +156,13 @@ class PartsAgent(BaseAgent):
             intent = collecting.plan(obs, reader, counts, first)
         return memory.objection(obs, intent is not None) or intent or memory.idle(obs)
 
+    def _rank_counts(self, hand: tuple[int, ...]) -> dict[int, int]:
+        """How many cards of each rank the hand holds, worked out once per hand (the seat decides many times on
+        the same cards)."""
+        if hand != self._counts_for:
+            self._counts_for, self._counts = hand, rank_counts(hand)
+        return self._counts
+
     # Waking, watching, looking, choosing ---------------------------------------------------------------------
     def wakes_on(self, percept: Percept, obs: Observation) -> bool:
         """The partner making the pair's signal wakes the seat; opponents' gestures only if the calling part
@@ -171,9 +176,7 @@ class PartsAgent(BaseAgent):
         if obs.owed or self.signalling.busy:
             return True
         hand = obs.hand
-        if hand != self._counts_for:
-            self._counts_for, self._counts = hand, rank_counts(hand)
-        counts = self._counts
+        counts = self._rank_counts(hand)
         if len(counts) == 1 and len(hand) == 4:
             return self.signalling.wakes_when_holding
         collecting, feeding = self.collecting, self.feeding
@@ -188,6 +191,22 @@ class PartsAgent(BaseAgent):
                     return True  # a card to feed the partner: any change of the middle is a chance
             collecting.ensure(obs, reader, counts)
         return collecting.wants(obs, counts, arrived)
+
+    def wakes_on_stall(self, obs: Observation) -> bool:
+        """Hearing "stalled" matters only to a seat that might act on it: cards owed, four of a kind held, a
+        signalling or feeding part at work, or a middle card it would take (and so object to the sweep for). Any
+        other seat would wait for the fresh middle, so it sleeps on. (A stall is no news about anyone's hand: the
+        calling part is not asked.)"""
+        signalling = self.signalling
+        if obs.owed or signalling.busy or signalling.acts_before_collecting or self.feeding is not None:
+            return True
+        hand = obs.hand
+        counts = self._rank_counts(hand)
+        if len(counts) == 1 and len(hand) == 4:
+            return True
+        reader = self.reader
+        reader.refresh(obs)
+        return self.collecting.plan(obs, reader, counts) is not None
 
     def watches(self, obs: Observation) -> frozenset[str] | None:
         """The gestures the calling part reads (the pair's own signal at least)."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from kemps_sim.cards import RANK
-from kemps_sim.intents import WAIT, Gesture, Intent, Object, SayStalled, Wait
+from kemps_sim.intents import WAIT, WAIT_STALE, Gesture, Intent, Object, SayStalled, Wait
 from kemps_sim.observation import Observation
 
 
@@ -21,7 +21,7 @@ class RoundMemory:
         self.stalled_version = -1
         self.objected_to: float | None = None
         self.last_signal = float("-inf")
-        self.patience = 0.0
+        self.patience: float | None = 0.0
 
     def refresh(self, obs: Observation, rng: np.random.Generator, hurry: float | None = None) -> None:
         """Reset at a new round; note when the current middle first appeared and how long to look at it.
@@ -29,7 +29,9 @@ class RoundMemory:
         The look before saying "stalled" is drawn anew for every middle from the seat's own profile
         (``PlayerProfile.patience``), so that one player says it first and the others hear it, as at a real table.
         ``hurry`` (seconds, drawn from half to one and a half times it) replaces the profile's patience for a
-        middle the agent wants gone quickly.
+        middle the agent wants gone quickly. Where the engine keeps the profile's patience (``obs.patience_left``)
+        and there is no hurry, the agent draws none (``patience`` None) and waits stale: the engine wakes it when
+        its patience runs out.
         """
         if obs.round_index != self.round:
             self.__init__()  # type: ignore[misc]
@@ -39,7 +41,7 @@ class RoundMemory:
             self.version = version
             self.version_since = obs.now
             if hurry is None:
-                self.patience = obs.profile.patience.draw(rng)
+                self.patience = None if obs.patience_left is not None else obs.profile.patience.draw(rng)
             else:
                 self.patience = hurry * (0.5 + float(rng.random()))
 
@@ -83,11 +85,18 @@ class RoundMemory:
         version = obs.middle_version
         if obs.refilling or obs.stall_pending_until is not None or self.stalled_version == version:
             return WAIT
-        waited = obs.now - self.version_since
-        if waited >= self.patience:
+        patience = self.patience
+        if patience is None:  # the engine keeps the patience: it wakes the seat when it runs out
+            left = obs.patience_left
+            if left is not None and left > 0.0:
+                return WAIT_STALE
             self.stalled_version = version
             return SayStalled()
-        return Wait(timeout=self.patience - waited)
+        waited = obs.now - self.version_since
+        if waited >= patience:
+            self.stalled_version = version
+            return SayStalled()
+        return Wait(timeout=patience - waited)
 
 
 def holds_four(hand: tuple[int, ...]) -> bool:

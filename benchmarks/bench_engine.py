@@ -5,6 +5,11 @@ spent inside agent code.
     python benchmarks/bench_engine.py [--matches 300] [--preset standard] [--players 4] [--lineup collector]
                                       [--repeats 3]
     python benchmarks/bench_engine.py --table [--matches 100]   # every preset at 4/6/8 players, quickstart lineup
+    python benchmarks/bench_engine.py --table --looks              # ... and each row with every look too
+
+``--looks`` also plays each configuration with ``EngineConfig(all_looks=True)`` (every look a person makes is a
+decision, as the engine did before it kept the looks that cannot change one) and prints the speed-up of the default
+against it, measured in the same run, passes taking turns.
 
 Prints figures only; nothing here asserts a speed (machines are shared and noisy).
 """
@@ -21,6 +26,7 @@ import simpy
 import kemps_sim.engine.guard as guard
 import kemps_sim.engine.round as round_module
 from kemps_sim import load_rules, simulate_match
+from kemps_sim.engine.config import EngineConfig
 from kemps_sim.presets import preset_names
 
 
@@ -34,14 +40,14 @@ class CountingEnvironment(simpy.Environment):
         super().step()
 
 
-def count_events(rules, lineup: str, seeds: range) -> int:
+def count_events(rules, lineup: str, seeds: range, config: EngineConfig | None = None) -> int:
     """SimPy events dispatched over the matches of ``seeds``."""
     plain = round_module.simpy.Environment
     round_module.simpy.Environment = CountingEnvironment
     try:
         CountingEnvironment.dispatched = 0
         for seed in seeds:
-            simulate_match(rules, lineup, seed=seed)
+            simulate_match(rules, lineup, seed=seed, config=config)
         return CountingEnvironment.dispatched
     finally:
         round_module.simpy.Environment = plain
@@ -92,21 +98,31 @@ def _bare_once(events: int, processes: int) -> float:
     return (time.perf_counter() - start) / events
 
 
-def measure(preset: str, players: int, lineup: str, matches: int, repeats: int) -> dict[str, float]:
-    """One configuration: matches/s (fastest of ``repeats`` passes), events per match and the ratio to bare SimPy."""
+def measure(preset: str, players: int, lineup: str, matches: int, repeats: int, looks: bool = False
+            ) -> dict[str, float]:
+    """One configuration: matches/s (fastest of ``repeats`` passes), events per match and the ratio to bare SimPy;
+    with ``looks`` also matches/s with every look (``all_looks``), passes taking turns with the default's."""
     rules = load_rules(preset, players=players)
     seeds = range(matches)
     simulate_match(rules, lineup, seed=10**6)  # warm imports and caches
-    elapsed = math.inf
+    configs = (EngineConfig(), EngineConfig(all_looks=True)) if looks else (EngineConfig(),)
+    elapsed = [math.inf] * len(configs)
     for _ in range(repeats):  # best of several passes: other load on a shared machine only slows a pass
-        start = time.perf_counter()
-        trace_events = sum(simulate_match(rules, lineup, seed=s).events for s in seeds)
-        elapsed = min(elapsed, time.perf_counter() - start)
+        for i, config in enumerate(configs):
+            start = time.perf_counter()
+            events = sum(simulate_match(rules, lineup, seed=s, config=config).events for s in seeds)
+            elapsed[i] = min(elapsed[i], time.perf_counter() - start)
+            if i == 0:
+                trace_events = events
     dispatched = count_events(rules, lineup, seeds)
     bare = bare_simpy_seconds_per_event(dispatched)
-    per_event = elapsed / dispatched
-    return {"rate": matches / elapsed, "simpy": dispatched / matches, "trace": trace_events / matches,
-            "per_event": per_event, "bare": bare, "ratio": per_event / bare}
+    per_event = elapsed[0] / dispatched
+    found = {"rate": matches / elapsed[0], "simpy": dispatched / matches, "trace": trace_events / matches,
+             "per_event": per_event, "bare": bare, "ratio": per_event / bare}
+    if looks:
+        found["looks_rate"] = matches / elapsed[1]
+        found["looks_simpy"] = count_events(rules, lineup, seeds, configs[1]) / matches
+    return found
 
 
 def load() -> str:
@@ -122,14 +138,16 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="timed passes; the fastest is reported")
     parser.add_argument("--table", action="store_true",
                         help="every preset at 4, 6 and 8 players (and the quickstart lineup), --matches each")
+    parser.add_argument("--looks", action="store_true",
+                        help="also play with every look (EngineConfig.all_looks) and print the default's speed-up")
     args = parser.parse_args()
     if args.matches < 1 or args.repeats < 1:
         parser.error(f"--matches {args.matches} / --repeats {args.repeats}: must be whole numbers >= 1")
     print(f"machine: {os.cpu_count()} cores, load average {load()} at the start")
     if args.table:
-        print_table(args.matches, args.repeats)
+        print_table(args.matches, args.repeats, args.looks)
     else:
-        f = measure(args.preset, args.players, args.lineup, args.matches, args.repeats)
+        f = measure(args.preset, args.players, args.lineup, args.matches, args.repeats, args.looks)
         print(f"preset {args.preset}, {args.players} players, lineup {args.lineup!r}, {args.matches} matches, one core")
         print(f"matches per second:          {f['rate']:8.1f}")
         print(f"SimPy events per match:      {f['simpy']:8.0f}")
@@ -137,6 +155,9 @@ def main() -> None:
         print(f"engine cost per event:       {f['per_event'] * 1e6:8.2f} us")
         print(f"bare SimPy cost per event:   {f['bare'] * 1e6:8.2f} us")
         print(f"ratio engine / bare:         {f['ratio']:8.2f} x")
+        if args.looks:
+            print(f"with every look:             {f['looks_rate']:8.1f} matches/s, {f['looks_simpy']:.0f} SimPy events "
+                  f"a match; the default {f['rate'] / f['looks_rate']:.2f}x as fast")
         inside, total = agent_seconds(load_rules(args.preset, players=args.players), args.lineup, range(args.matches))
         per = 1000 / args.matches
         print(f"inside agent code:           {inside * per:8.2f} ms of {total * per:.2f} ms a match "
@@ -145,20 +166,22 @@ def main() -> None:
     print(f"load average at the end: {load()}")
 
 
-def print_table(matches: int, repeats: int) -> None:
+def print_table(matches: int, repeats: int, looks: bool = False) -> None:
     """Every preset at 4/6/8 players with the default lineup, then the quickstart's lineup on its 4-player standard
-    table; the last column is each configuration's cost per match relative to the standard 4-player one."""
+    table; ``x std 4p`` is each configuration's cost per match relative to the standard 4-player one, and with
+    ``looks`` ``x looks`` its speed-up against every look (``EngineConfig.all_looks``) in the same run."""
     rows = [(preset, players, "collector") for preset in preset_names() for players in (4, 6, 8)]
     rows += [("standard", 4, "collector,watcher")]  # the quickstart's table: watchers, fidgets, two pairs
     print(f"{matches} matches a row, fastest of {repeats} passes, one core")
     print(f"{'preset':14} {'players':>7} {'lineup':18} {'matches/s':>9} {'SimPy ev':>8} {'us/event':>8} "
-          f"{'x bare':>7} {'x std 4p':>8}  load")
+          f"{'x bare':>7} {'x std 4p':>8}" + (f" {'x looks':>7}" if looks else "") + "  load")
     reference = None
     for preset, players, lineup in rows:
-        f = measure(preset, players, lineup, matches, repeats)
+        f = measure(preset, players, lineup, matches, repeats, looks)
         reference = reference or f["rate"]
+        extra = f" {f['rate'] / f['looks_rate']:7.2f}" if looks else ""
         print(f"{preset:14} {players:7d} {lineup:18} {f['rate']:9.1f} {f['simpy']:8.0f} {f['per_event'] * 1e6:8.2f} "
-              f"{f['ratio']:7.1f} {reference / f['rate']:8.2f}  {os.getloadavg()[0]:.2f}", flush=True)
+              f"{f['ratio']:7.1f} {reference / f['rate']:8.2f}{extra}  {os.getloadavg()[0]:.2f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -33,8 +33,10 @@ Policy = Callable[[np.ndarray, np.random.Generator], int]
 
 
 def random_policy(mask: np.ndarray, rng: np.random.Generator) -> int:
-    """A legal action at random."""
-    return int(rng.choice(np.flatnonzero(mask)))
+    """A legal action at random, uniformly (an index drawn with ``Generator.integers``: about 2 µs a decision,
+    against 6 µs for ``Generator.choice``, so that the figure is the environment's rather than this learner's)."""
+    legal = np.flatnonzero(mask)
+    return int(legal[rng.integers(legal.size)])
 
 
 def waiting_policy(mask: np.ndarray, rng: np.random.Generator) -> int:

@@ -2,6 +2,7 @@
 behaviour except where a knob or a documented fix says so.
 
     python benchmarks/trace_compare.py dump OUT.pickle [--seeds 8] [--knobs-as-before] [--set KNOB=VALUE]
+                                       [--engine SETTING=VALUE]
     python benchmarks/trace_compare.py compare BEFORE.pickle AFTER.pickle
 
 ``dump`` plays every preset at 4, 6 and 8 players (kems at 4 only, as the source describes it) with the default
@@ -12,7 +13,9 @@ first differing event. Fields that were added later are ignored; renamed fields 
 
 ``--knobs-as-before`` sets the knobs added since the first version to the behaviour that version had (refills
 taken card by card, the dealer sweeps, redeals until clean, a Stop Kemps against a Double handled as a wrong one),
-so that what remains are the fixes that have no knob.
+so that what remains are the fixes that have no knob. ``--engine all_looks=true`` plays with an engine setting
+(here: every look a person makes, as before the engine asked agents which changes concern them), so that a speed-up
+can be compared with a tree from before a lever that changed the traces on purpose.
 """
 
 from __future__ import annotations
@@ -33,9 +36,13 @@ LINEUPS = ("collector", "collector,watcher")
 
 
 def dump(path: str, seeds: int, knobs_as_before: bool = False, overrides: dict | None = None,
-         lineups: Sequence[str] = LINEUPS) -> None:
-    """Play every group and store the traces (``overrides``: knobs set in every preset)."""
+         lineups: Sequence[str] = LINEUPS, engine: dict | None = None) -> None:
+    """Play every group and store the traces (``overrides``: knobs set in every preset; ``engine``: settings of
+    :class:`~kemps_sim.engine.config.EngineConfig`)."""
     from kemps_sim import load_rules, simulate_match
+    from kemps_sim.engine.config import EngineConfig
+
+    config = EngineConfig.from_mapping(engine or {})
 
     out = {}
     for preset in PRESETS:
@@ -49,7 +56,7 @@ def dump(path: str, seeds: int, knobs_as_before: bool = False, overrides: dict |
                 entries = lineup.split(",")
                 table = ",".join(entries[p % len(entries)] for p in range(rules.pairs))
                 for seed in range(seeds):
-                    result = simulate_match(rules, table, seed=seed)
+                    result = simulate_match(rules, table, seed=seed, config=config)
                     out[(preset, players, lineup, seed)] = [
                         [(type(e).__name__, {RENAMED.get((type(e).__name__, k), k): v
                                              for k, v in e._asdict().items()}) for e in r.trace]
@@ -99,6 +106,18 @@ def compare(before_path: str, after_path: str) -> int:
     return 1 if differing else 0
 
 
+def _value(text: str) -> bool | int | float | str:
+    """An engine setting's value from the command line: true/false, a whole number, a number, else the text."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -107,6 +126,8 @@ def main() -> int:
     d.add_argument("--seeds", type=int, default=8)
     d.add_argument("--knobs-as-before", action="store_true")
     d.add_argument("--set", action="append", default=[], metavar="KNOB=VALUE", help="a knob for every preset")
+    d.add_argument("--engine", action="append", default=[], metavar="SETTING=VALUE",
+                   help="an engine setting (true/false or a number), e.g. all_looks=true")
     d.add_argument("--lineups", nargs="+", default=list(LINEUPS), metavar="LINEUP",
                    help="lineups to play (default: %(default)s); 'builtins' plays each built-in agent at a full table")
     c = sub.add_parser("compare")
@@ -119,7 +140,9 @@ def main() -> int:
             import kemps_sim_agents
 
             lineups = [cls.name for cls in kemps_sim_agents.BUILTINS]  # the Kemps policies that play by name
-        dump(args.out, args.seeds, args.knobs_as_before, dict(item.split("=", 1) for item in args.set), lineups)
+        engine = {key: _value(text) for key, text in (item.split("=", 1) for item in args.engine)}
+        dump(args.out, args.seeds, args.knobs_as_before, dict(item.split("=", 1) for item in args.set), lineups,
+             engine)
         return 0
     return compare(args.before, args.after)
 

@@ -39,6 +39,9 @@ class Agent(Protocol):
     def wakes_on_middle(self, obs: Observation, arrived: Sequence[int]) -> bool:
         """Whether the cards that just arrived in the middle should wake a waiting seat (else it keeps passing)."""
 
+    def wakes_on_stall(self, obs: Observation) -> bool:
+        """Whether hearing someone say "stalled" should wake a waiting seat (else it sleeps on, untimed)."""
+
     def watches(self, obs: Observation) -> frozenset[str] | None:
         """At the start of a round: the gesture names this seat attends to (None: all); it perceives no other."""
 
@@ -92,6 +95,15 @@ class BaseAgent:
 
         ``obs`` already shows the new middle. Answering False keeps the seat waiting *and passing* on the middle,
         so answer False only for cards the policy would not take.
+        """
+        return True
+
+    def wakes_on_stall(self, obs: Observation) -> bool:
+        """Someone's "stalled" wakes the seat unless a policy says it would only go on waiting.
+
+        Answering False keeps the seat asleep and drops its own ``Wait`` timeout: the seat then sleeps until the
+        fresh middle or a withdrawn stall wakes everyone. So answer False only when the policy, woken, would wait
+        without a timeout (nothing to object to, no card to take, no signal to repeat, no call to make).
         """
         return True
 

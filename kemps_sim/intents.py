@@ -66,15 +66,24 @@ class Wait:
     dealer sweeps once every player waits on the same middle.
     What wakes the seat early is the agent's to say (``wakes_on``, ``wakes_on_middle``); a seat not woken by a
     change of the middle goes on passing on it.
+
+    ``stale=True`` (without a timeout) waits until the seat's patience with the middle runs out
+    (:attr:`~kemps_sim.observation.Observation.patience_left`), kept by the engine: a middle that changes by
+    cards the agent does not wake for restarts the patience after a glance (a reaction time), and a fresh middle
+    it does not want after a glance at it, without asking the agent. A player who wants nothing looks up when its
+    patience runs out, which is when a person would say "stalled".
     """
 
     timeout: float | None = None
+    stale: bool = False
 
 
 Call = CallKemps | CallStopKemps | CallDoubleKemps
 #: ``Wait()`` without a timeout, shared: intents are immutable, and an agent answers this one hundreds of times a
 #: match, so it need not build a new one each time.
 WAIT = Wait()
+#: ``Wait(stale=True)``, shared: wait until the seat's patience with the middle runs out.
+WAIT_STALE = Wait(stale=True)
 Intent = Swap | Gesture | CallKemps | CallStopKemps | CallDoubleKemps | SayStalled | Object | Wait
 INTENT_TYPES: tuple[type, ...] = (Swap, Gesture, CallKemps, CallStopKemps, CallDoubleKemps, SayStalled, Object, Wait)
 #: The intents that are calls, and the call each one speaks.

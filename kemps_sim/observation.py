@@ -47,8 +47,8 @@ class Observation:
     Agents read it; they never change it (their own ``memory`` dict excepted).
     """
 
-    __slots__ = ("_candidates", "_clock", "_hand", "_log", "_perceiver", "_percepts", "_private", "_profile",
-                 "_public", "_repertoire", "memory", "pair", "partner", "seat", "signal")
+    __slots__ = ("_candidates", "_clock", "_hand", "_log", "_patience", "_perceiver", "_percepts", "_private",
+                 "_profile", "_public", "_repertoire", "memory", "pair", "partner", "seat", "signal")
 
     def __init__(self, seat: int, state: RoundState, memory: dict[str, Any] | None = None, *,
                  profile: PlayerProfile = DEFAULT_PROFILE, perceiver: Perceiver | None = None,
@@ -68,6 +68,7 @@ class Observation:
         self._percepts = ReadOnlyList(state.percepts[seat])
         self._log = ReadOnlyList(public.log)
         self._private = ReadOnlyList(state.private[seat])
+        self._patience = state.patience[seat]
         self._candidates = state.candidates[self.pair]  # the own pair's list only
         self._profile = profile
         self._perceiver = perceiver
@@ -183,6 +184,15 @@ class Observation:
     def swaps_made(self) -> tuple[int, ...]:
         """How many swaps each seat has made this round."""
         return tuple(self._public.swaps_made)
+
+    @property
+    def patience_left(self) -> float | None:
+        """Seconds until the seat's patience with the middle runs out (negative once it has), counted from its
+        first look at the middle as it is now and drawn by the engine from ``PlayerProfile.patience``, anew for
+        every middle; None where the engine keeps no patience (``EngineConfig.all_looks``). A ``Wait(stale=True)``
+        sleeps until then, through changes of the middle the agent does not wake for."""
+        kept = self._patience
+        return kept[0] - self._clock.now if kept else None
 
     @property
     def stall_pending_until(self) -> float | None:

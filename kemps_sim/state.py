@@ -87,6 +87,9 @@ class RoundState:
     percepts: list[list[Any]] = field(default_factory=list)  # per seat: gestures it noticed (Percept)
     holding: list[bool] = field(default_factory=list)  # per seat: whether its hand is four of a kind now
     reaching: list[bool] = field(default_factory=list)  # per seat: whether its hand is on the way to the middle
+    # per seat: [when its patience with the middle it last looked at runs out], kept by the engine (an empty list:
+    # the engine keeps none, EngineConfig.all_looks); one list per seat, so that a view holds its own only
+    patience: list[list[float]] = field(default_factory=list)
     over: bool = False
     outcome: Outcome | None = None
 
@@ -102,6 +105,8 @@ class RoundState:
             self.holding = [self.table.has_four_of_a_kind(s) for s in range(n)]
         if not self.reaching:
             self.reaching = [False] * n
+        if not self.patience:
+            self.patience = [[] for _ in range(n)]
 
     @classmethod
     def start(cls, rules: Rules, table: TableState, *, dealer: int, round_index: int, signals: Sequence[str],

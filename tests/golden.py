@@ -56,23 +56,27 @@ def _digest(data: Any) -> str:
 
 
 def trace_fingerprints() -> dict[str, str]:
-    """One fingerprint per match: its events in order, each as its type and fields."""
+    """One fingerprint per match: its events in order, each as its type and fields. Kemps also with every look a
+    person makes (``EngineConfig.all_looks``, keys ``kemps-all-looks ...``): the engine as it was before it asked
+    agents which changes concern them, whose fingerprints are those stored before that change."""
     from kemps_sim import load_rules, simulate_match
+    from kemps_sim.engine.config import EngineConfig
     from kemps_sim.krepet.presets import PRESETS as KREPET_PRESETS
     from kemps_sim.krepet.realtime import play_krepet
     from kemps_sim.presets import PRESETS
 
     found = {}
-    for preset in PRESETS:
-        for players in (4,) if preset == "kems" else (4, 6, 8):
-            rules = load_rules(preset, players=players)
-            for lineup in KEMPS_LINEUPS:
-                entries = lineup.split(",")
-                table = ",".join(entries[p % len(entries)] for p in range(rules.pairs))
-                for seed in SEEDS:
-                    result = simulate_match(rules, table, seed=seed)
-                    events = [[type(e).__name__, e] for r in result.rounds for e in r.trace]
-                    found[f"kemps {preset} {players}p {lineup} seed {seed}"] = _digest(events)
+    for prefix, config in (("kemps", EngineConfig()), ("kemps-all-looks", EngineConfig(all_looks=True))):
+        for preset in PRESETS:
+            for players in (4,) if preset == "kems" else (4, 6, 8):
+                rules = load_rules(preset, players=players)
+                for lineup in KEMPS_LINEUPS:
+                    entries = lineup.split(",")
+                    table = ",".join(entries[p % len(entries)] for p in range(rules.pairs))
+                    for seed in SEEDS:
+                        result = simulate_match(rules, table, seed=seed, config=config)
+                        events = [[type(e).__name__, e] for r in result.rounds for e in r.trace]
+                        found[f"{prefix} {preset} {players}p {lineup} seed {seed}"] = _digest(events)
     for preset in KREPET_PRESETS:
         for lineup in KREPET_LINEUPS:
             for seed in SEEDS:

@@ -25,10 +25,12 @@ def run(script: str, *args: str, timeout: float = 300) -> str:
 
 
 @pytest.mark.parametrize(("script", "args", "expected"), [
-    ("bench_engine.py", ("--matches", "2", "--repeats", "1"),
-     ["matches per second:", "ratio engine / bare:", "inside agent code:", "load average at the end"]),
+    ("bench_engine.py", ("--matches", "2", "--repeats", "1", "--looks"),
+     ["matches per second:", "ratio engine / bare:", "with every look:", "inside agent code:",
+      "load average at the end"]),
     ("wake_causes.py", ("--matches", "2", "--preset", "kems", "--players", "6"),
-     ["decisions per match", "its own action just ended", "decisions that end in Wait"]),
+     ["decisions per match", "its own action just ended", "decisions that end in Wait", "glances"]),
+    ("wake_causes.py", ("--matches", "2", "--all-looks"), ["decisions per match", "everyone woken: a fresh middle"]),
     ("decision_counts.py", ("--matches", "1", "--presets", "standard"), ["standard"]),
     ("bench_memory.py", ("chunk", "--matches", "4", "--size", "2", "--repeats", "1"),
      ["engine", "tables add"]),
@@ -55,3 +57,13 @@ def test_trace_compare_finds_a_tree_identical_to_itself(tmp_path: Path) -> None:
     out = run("trace_compare.py", "compare", str(first), str(second))
     lines = [line for line in out.splitlines() if line.strip()]
     assert lines and all(line.rstrip().endswith("identical") for line in lines), out
+
+
+def test_trace_compare_plays_with_an_engine_setting(tmp_path: Path) -> None:
+    """Every look (``--engine all_looks=true``) is the engine as it was; the standard rules' looks now differ."""
+    looks, default = tmp_path / "looks.pickle", tmp_path / "default.pickle"
+    run("trace_compare.py", "dump", str(looks), "--seeds", "1", "--lineups", "collector", "--engine", "all_looks=true")
+    run("trace_compare.py", "dump", str(default), "--seeds", "1", "--lineups", "collector")
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "trace_compare.py"), "compare", str(looks), str(default)],
+                          capture_output=True, text=True, timeout=300, cwd=BENCHMARKS.parent)
+    assert done.returncode == 1 and "standard       4p  collector          0/1 identical" in done.stdout, done.stdout

@@ -21,7 +21,7 @@ from kemps_sim.retrace import TableReplay
 from kemps_sim.trace import CallHeard
 from tests.browser import headless_chromium
 
-MATCHES = {"standard-4": (load_rules("standard"), "collector,watcher", 0),
+MATCHES = {"standard-4": (load_rules("standard"), "collector,watcher", 1),  # seed 1 has a right Stop Kemps
            "kems-8": (load_rules("kems", players=8), "collector,watcher,collector,watcher", 0)}
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 

@@ -370,8 +370,9 @@ def test_no_message_of_a_played_out_match_tells_the_page_more_than_its_seat_may_
     """A whole match of agents who call and defend, watched by an idle person at a fast factor: swaps, races, stalls,
     sweeps and refills, right and wrong calls and shown hands, a round that ran out of time, and a thousand avatar
     gestures; none of it tells the page more than the seat may know."""
+    # Seed 64: a right and a wrong Kemps, a right Stop Kemps (hands shown) and a round that ran out of time.
     table = LiveTable(load_rules({"preset": "standard", "scoring": "points", "target_points": 2}), ["collector"] * 4,
-                      remote=[PERSON], seed=0, factor=0.02)
+                      remote=[PERSON], seed=64, factor=0.02)
     room = Room(table)
     page = Page(browser)
     with served(room) as port:
@@ -385,7 +386,7 @@ def test_no_message_of_a_played_out_match_tells_the_page_more_than_its_seat_may_
     result = table.join(timeout=10)
     seen = {m.get("event") for m in received}
     assert {"Swapped", "StallSaid", "Swept", "Refilled", "CallHeard", "Revealed", "Scored"} <= seen
-    assert {r.outcome for r in result.rounds} >= {"kemps_right", "stop_right", "stop_wrong", "timeout"}
+    assert {r.outcome for r in result.rounds} >= {"kemps_right", "kemps_wrong", "stop_right", "timeout"}
     assert sum(m["type"] == "gesture" for m in received) > 500
     assert told_more_than_allowed(received, result, PERSON) == []
     assert kept["errors"] == [] and len(kept["sent"]) == len(received)  # a draw acknowledged for every message

@@ -99,6 +99,9 @@ class Recorder:
     def wakes_on_middle(self, obs, arrived):
         return self.inner.wakes_on_middle(obs, arrived)
 
+    def wakes_on_stall(self, obs):
+        return getattr(self.inner, "wakes_on_stall", lambda _: True)(obs)
+
     def watches(self, obs):
         return self.inner.watches(obs)
 

@@ -34,6 +34,9 @@ class IntentChecker:
             if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
                                         or not timeout > 0):
                 return f"Wait(timeout={timeout!r}): timeout must be None or a number of seconds > 0"
+            if intent.stale is not False and (intent.stale is not True or timeout is not None):
+                return (f"{intent!r}: stale must be true or false, and a stale Wait takes no timeout (it lasts "
+                        "the seat's patience with the middle)")
         elif kind is Swap:
             return self._swap(seat, intent)
         elif kind is Gesture:

@@ -47,6 +47,13 @@ class EngineConfig:
     # decision costs at least a reaction time, so this also bounds a round's events. The built-in agents' busiest
     # round needs about 1,100 (the random agent, human timings; benchmarks/decision_counts.py measures it).
     max_decisions_per_round: int = 5000
+    # Make every look a person at the table makes a decision of its agent, even those that cannot change what it does
+    # (someone's "stalled" to a player with nothing to object to, a patience running out after a change it did not
+    # care about, a fresh middle it wants none of). Off, the engine keeps those looks: it asks the agent which
+    # changes concern it (``wakes_on_stall``, ``wakes_on_middle``) and keeps the patience of a ``Wait(stale=True)``
+    # itself: fewer decisions, the same game in distribution (tests/test_look_equivalence.py compares the two). On:
+    # the engine as it was before, trace for trace.
+    all_looks: bool = False
 
     def __post_init__(self) -> None:
         for f in fields(self):

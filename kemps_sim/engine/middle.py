@@ -119,7 +119,10 @@ class FreshMiddle:
                 state.public.stall_pending_until = now + self.config.objection_window
                 timer = self.env.timeout(self.config.objection_window)
                 timer.callbacks.append(lambda _: self._window_closed(token))
-                self.players.wake_all()
+                if self.config.all_looks:
+                    self.players.wake_all()
+                else:
+                    self.players.stall_heard()
         elif mode == "all_agree":
             self.votes[seat] = state.public.middle_version
             state.public.stall_votes = sum(v == state.public.middle_version for v in self.votes)
@@ -204,8 +207,8 @@ class FreshMiddle:
             self.hands_free = None
         self.record(Refilled(env.now, self.sweeper, tuple(laid), reshuffled))
         if not each_card:
-            self.players.wake_all(read=MIDDLE_SIZE)  # the fresh middle opens: everyone takes it in
+            self.players.fresh_middle(laid, read=MIDDLE_SIZE)  # the fresh middle opens: everyone takes it in
         elif self.rules.fresh_middle == "nobody_wants":
             self.player_passed()  # seats that let every fresh card pass are still passing
         else:
-            self.players.wake_all()  # a fresh middle restarts everyone's patience before saying "stalled"
+            self.players.fresh_middle(laid)  # a fresh middle restarts everyone's patience before saying "stalled"

@@ -49,6 +49,12 @@ class Players:
         self.views = [Observation(s, state, kits[s].memory, profile=kits[s].profile, perceiver=kits[s].perceiver,
                                   repertoire=repertoire) for s in range(n)]
         self.waiting: list[Alarm | None] = [None] * n
+        self.timed: list[Alarm | None] = [None] * n  # per seat: the alarm its own Wait's timeout may still ring
+        #: Whether the engine keeps each seat's patience with the middle (``Wait(stale=True)``); per seat the middle
+        #: version it last looked at (-1: none yet) and whether it now waits for its patience to run out.
+        self.keeps_patience = not config.all_looks
+        self.looked = [-1] * n
+        self.stale = [False] * n
         self.passed = [-1] * n  # per seat: the middle version it last let pass (-1: none)
         self.decisions = [0] * n  # per seat: decide() calls this round, held to config.max_decisions_per_round
         self.checker = IntentChecker(state, repertoire)
@@ -67,14 +73,55 @@ class Players:
         return answer
 
     # Sleeping and waking ----------------------------------------------------------------------------------
-    def sleep(self, seat: int, timeout: float | None) -> Alarm:
-        """The alarm a seat sleeps on; with a timeout it rings by itself (and the seat then reacts as usual)."""
+    def sleep(self, seat: int, timeout: float | None, stale: bool = False) -> Alarm:
+        """The alarm a seat sleeps on; with a timeout it rings by itself (and the seat then reacts as usual); a stale
+        wait rings when the seat's patience with the middle runs out (:meth:`_patience_out`)."""
         alarm = Alarm(self.env)
         self.waiting[seat] = alarm
-        if timeout is not None:
-            reaction = self.kits[seat].reaction_next
-            self.env.timeout(timeout).callbacks.append(lambda _: alarm.rung or alarm.ring(reaction()))
+        self.stale[seat] = stale
+        if stale:
+            left = self.state.patience[seat][0] - self.env.now if self.keeps_patience else 0.0
+            self.timed[seat] = alarm
+            self.env.timeout(max(left, 0.0)).callbacks.append(lambda _: self._patience_out(seat, alarm))
+        elif timeout is not None:
+            self.timed[seat] = alarm
+            reaction, timed = self.kits[seat].reaction_next, self.timed
+            self.env.timeout(timeout).callbacks.append(
+                lambda _: alarm.rung or timed[seat] is not alarm or alarm.ring(reaction()))
         return alarm
+
+    # The patience the engine keeps ---------------------------------------------------------------------------
+    def look(self, seat: int) -> None:
+        """The seat looks at the middle (at each of its decisions): a middle it has not looked at before starts a
+        fresh patience, drawn from its profile."""
+        version = self.state.public.middle_version
+        if self.looked[seat] != version:
+            self.looked[seat] = version
+            kept = self.state.patience[seat]
+            kept[:] = (self.env.now + self.kits[seat].look_patience(),)
+
+    def _patience_out(self, seat: int, alarm: Alarm) -> None:
+        """A stale wait's patience ran out. The seat looks up after its reaction time: at the middle it last looked
+        at, to decide (say "stalled"); at a middle that changed meanwhile by cards it did not wake for, to glance
+        and start a fresh patience with it (:meth:`_glance`), without deciding anything."""
+        if alarm.rung or self.timed[seat] is not alarm:
+            return
+        reaction = self.kits[seat].reaction_next()
+        if not self.keeps_patience or self.state.public.middle_version == self.looked[seat]:
+            alarm.ring(reaction)
+        else:
+            self.env.timeout(reaction).callbacks.append(lambda _: self._glance(seat, alarm))
+
+    def _glance(self, seat: int, alarm: Alarm) -> None:
+        """A stale sleeper looks at the middle: its patience starts afresh (a middle it has seen: it decides)."""
+        if alarm.rung or self.timed[seat] is not alarm:
+            return
+        if self.state.public.middle_version == self.looked[seat]:
+            alarm.ring(0.0)
+            return
+        self.look(seat)
+        left = self.state.patience[seat][0] - self.env.now
+        self.env.timeout(left).callbacks.append(lambda _: self._patience_out(seat, alarm))
 
     def wake(self, seat: int) -> None:
         """Wake a sleeping seat so it reacts to what changed: its alarm goes off after its reaction time."""
@@ -88,6 +135,40 @@ class Players:
             if alarm is not None and not alarm.rung:
                 kit = self.kits[seat]
                 alarm.ring(kit.reaction_next() + kit.read(read) if read else kit.reaction_next())
+
+    def stall_heard(self) -> None:
+        """Someone said "stalled": wake every sleeper whose agent says it might act on it (``wakes_on_stall``:
+        an objection, a card it still wants); the others sleep on without their own timeout, which is what they
+        would have chosen when woken (wait for the fresh middle or a withdrawn stall, both of which wake everyone).
+        """
+        kits, views = self.kits, self.views
+        for seat, alarm in enumerate(self.waiting):
+            if alarm is None or alarm.rung:
+                continue
+            kit = kits[seat]
+            if self.hook(seat, "wakes_on_stall", kit.wakes_on_stall, views[seat]):
+                alarm.ring(kit.reaction_next())
+            else:
+                self.timed[seat] = None
+
+    def fresh_middle(self, laid: Sequence[int], read: int = 0) -> None:
+        """A fresh middle is down: every sleeper looks at it (a reaction time, and ``read`` cards to take in). A
+        seat waiting stale whose agent wants none of the ``laid`` cards (``wakes_on_middle``) only glances and
+        starts a fresh patience; every other seat decides, as :meth:`wake_all` has it."""
+        if not self.keeps_patience:
+            self.wake_all(read)
+            return
+        kits, views = self.kits, self.views
+        for seat, alarm in enumerate(self.waiting):
+            if alarm is None or alarm.rung:
+                continue
+            kit = kits[seat]
+            delay = kit.reaction_next() + kit.read(read) if read else kit.reaction_next()
+            if self.stale[seat] and not self.hook(seat, "wakes_on_middle", kit.wakes_on_middle, views[seat], laid):
+                self.timed[seat] = alarm
+                self.env.timeout(delay).callbacks.append(lambda _, s=seat, a=alarm: self._glance(s, a))
+            else:
+                alarm.ring(delay)
 
     def middle_changed(self, arrived: Sequence[int], version: int, wake: bool) -> bool:
         """The middle is now at ``version``: wake every sleeper the arrived cards concern, after its reaction time
@@ -133,6 +214,8 @@ class Players:
         view = self.views[seat]
         decisions = self.decisions
         decisions[seat] += 1
+        if self.keeps_patience:
+            self.look(seat)
         if decisions[seat] > self.config.max_decisions_per_round:
             raise self.agent_error(seat, f"more than {self.config.max_decisions_per_round} decisions in one round "
                                    "(engine.max_decisions_per_round): the agent never lets the round move on")

@@ -133,7 +133,7 @@ class RoundSim:
             kind = type(intent)
             if kind is Wait:
                 players.passed[seat] = state.public.middle_version
-                asleep = players.sleep(seat, intent.timeout)
+                asleep = players.sleep(seat, intent.timeout, intent.stale)
                 middle.player_passed()
                 yield asleep
                 players.waiting[seat] = None

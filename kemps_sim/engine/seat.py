@@ -19,7 +19,7 @@ from kemps_sim.timing import BlockSampler
 #: quantity a study changes) never moves another's numbers.
 STREAM_KEYS: dict[str, int] = {"reaction": 0, "reach": 1, "speech": 2, "perception_latency": 3, "gesture_time": 4,
                                "perception": 5, "fidgets": 6, "card_read": 7, "patience": 8,
-                               "unwatched_fidgets": 9, "slips": 10}
+                               "unwatched_fidgets": 9, "slips": 10, "look_patience": 11}
 
 
 @dataclass
@@ -43,6 +43,7 @@ class SeatKit:
     memory: dict[str, Any] = field(default_factory=dict)
     seed: np.random.SeedSequence | None = None  # the seat's seed, for a stream built only when asked for
     _streams: dict[tuple[str, ...], FidgetStream] = field(default_factory=dict)
+    _look_patience: BlockSampler | None = None
 
     def __post_init__(self) -> None:
         # Bound methods looked up once: the engine draws one per decision, reach, call and percept.
@@ -58,9 +59,10 @@ class SeatKit:
         self.measured = bool(getattr(self.agent, "measured_times", False))
         if self.measured:
             self.reaction_next = self.reach_next = self.speech = self.gesture_time = self.card_read = _no_time
-        self.wakes_on: Callable[[Percept, Observation], bool] = getattr(self.agent, "wakes_on", _always)
+        self.wakes_on: Callable[[Percept, Observation], bool] = getattr(self.agent, "wakes_on", always)
         self.wakes_on_middle: Callable[[Observation, Sequence[int]], bool] = getattr(
-            self.agent, "wakes_on_middle", _always)
+            self.agent, "wakes_on_middle", always)
+        self.wakes_on_stall: Callable[[Observation], bool] = getattr(self.agent, "wakes_on_stall", always)
         self._watches = getattr(self.agent, "watches", None)
         self.gaze = getattr(self.agent, "gaze", None)
 
@@ -76,6 +78,19 @@ class SeatKit:
         return cls(seat=seat, agent=agent, agent_name=agent_name, profile=profile, samplers=samplers,
                    perceiver=profile.perceiver(stream("perception"), n_opponents=players - 2), repertoire=repertoire,
                    silent=silent, fidget_rng=stream("fidgets"), slip_rng=stream("slips"), seed=seed)
+
+    @property
+    def look_patience(self) -> Callable[[], float]:
+        """The draw of the seat's patience with each middle it looks at (``PlayerProfile.patience``), from a stream
+        of its own built at the first draw: an engine that keeps no patience (``EngineConfig.all_looks``) draws
+        none, and every other stream stays as it was."""
+        sampler = self._look_patience
+        if sampler is None:
+            assert self.seed is not None
+            rng = np.random.default_rng(np.random.SeedSequence(
+                self.seed.entropy, spawn_key=(*self.seed.spawn_key, STREAM_KEYS["look_patience"])))
+            sampler = self._look_patience = self.profile.sampler("patience", rng)
+        return sampler.next
 
     def slip_chance(self, signal: str) -> float:
         """The chance that an idle gesture of ``signal`` (the pair's own) looks meant: the profile's
@@ -122,9 +137,10 @@ class SeatKit:
         return stream
 
 
-def _always(*_: object) -> bool:
+def always(*_: object) -> bool:
     """The default wake test: every change matters."""
     return True
+
 
 
 def _no_time() -> float:
