@@ -67,3 +67,16 @@ def test_trace_compare_plays_with_an_engine_setting(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(BENCHMARKS / "trace_compare.py"), "compare", str(looks), str(default)],
                           capture_output=True, text=True, timeout=300, cwd=BENCHMARKS.parent)
     assert done.returncode == 1 and "standard       4p  collector          0/1 identical" in done.stdout, done.stdout
+
+
+def test_ab_trees_finds_a_tree_identical_to_itself() -> None:
+    root = str(BENCHMARKS.parent)
+    out = run("ab_trees.py", root, root, "--matches", "2", "--engine", "all_looks=true")
+    assert "identical traces 2/2" in out and "as fast as A" in out, out
+
+
+def test_ab_trees_refuses_a_folder_that_is_not_a_tree(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "ab_trees.py"), str(BENCHMARKS.parent), str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "not a kemps-sim source tree" in done.stderr
+    assert "Traceback" not in done.stderr
