@@ -24,6 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from trace_compare import engine_value  # this folder is on the path of a script run from it
+
 WORKER = r'''
 import dataclasses, hashlib, json, os, sys, time
 os.sched_setaffinity(0, {int(sys.argv[4])})
@@ -53,17 +55,6 @@ def _importable(tree: Path, into: Path) -> Path:
     return into
 
 
-def _value(text: str) -> bool | int | float | str:
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    return text
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("tree_a", type=Path)
@@ -83,7 +74,7 @@ def main() -> int:
         parser.error(f"--core {args.core}: must be a core from 0 to {(os.cpu_count() or 1) - 1}")
     if any("=" not in item for item in args.engine):
         parser.error("--engine: give SETTING=VALUE, e.g. all_looks=true")
-    engine = json.dumps({key: _value(text) for key, text in (item.split("=", 1) for item in args.engine)})
+    engine = json.dumps({key: engine_value(text) for key, text in (item.split("=", 1) for item in args.engine)})
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}; "
           f"{args.preset}, lineup {args.lineup!r}, {args.matches} matches, both trees pinned to core {args.core}")
     with tempfile.TemporaryDirectory(prefix="kemps-ab-") as folder:

@@ -106,7 +106,7 @@ def compare(before_path: str, after_path: str) -> int:
     return 1 if differing else 0
 
 
-def _value(text: str) -> bool | int | float | str:
+def engine_value(text: str) -> bool | int | float | str:
     """An engine setting's value from the command line: true/false, a whole number, a number, else the text."""
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
@@ -140,7 +140,7 @@ def main() -> int:
             import kemps_sim_agents
 
             lineups = [cls.name for cls in kemps_sim_agents.BUILTINS]  # the Kemps policies that play by name
-        engine = {key: _value(text) for key, text in (item.split("=", 1) for item in args.engine)}
+        engine = {key: engine_value(text) for key, text in (item.split("=", 1) for item in args.engine)}
         dump(args.out, args.seeds, args.knobs_as_before, dict(item.split("=", 1) for item in args.set), lineups,
              engine)
         return 0
