@@ -20,38 +20,23 @@ import datetime
 import pprint
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 from kemps_sim import fitted_human
 from kemps_sim.calibration.fit import PARAMETERS, Fit, fit
+from kemps_sim.cli.script_args import OneLineParser, whole_number
+
+POSITIVE = whole_number(1)  # a whole number >= 1 from the command line
 
 ROOT = Path(__file__).resolve().parent.parent
 FITTED = ROOT / "kemps_sim" / "fitted_human.py"
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line and exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
-
-def _whole(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a whole number >= 1") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a whole number >= 1")
-    return value
-
-
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = OneLineParser(prog="calibrate.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--trials", type=_whole, default=40, help="candidates to try (default: 40)")
-    parser.add_argument("--matches", type=_whole, default=30, help="matches a cell per candidate (default: 30)")
-    parser.add_argument("--seed", type=_whole, default=2026, help="the seed of the matches and the sampler")
-    parser.add_argument("--workers", type=_whole, help="worker processes (default: every core)")
+    parser.add_argument("--trials", type=POSITIVE, default=40, help="candidates to try (default: 40)")
+    parser.add_argument("--matches", type=POSITIVE, default=30, help="matches a cell per candidate (default: 30)")
+    parser.add_argument("--seed", type=POSITIVE, default=2026, help="the seed of the matches and the sampler")
+    parser.add_argument("--workers", type=POSITIVE, help="worker processes (default: every core)")
     parser.add_argument("--write", action="store_true", help="write the fitted defaults (else only print them)")
     parser.add_argument("--output", type=Path, default=FITTED, help=f"where --write writes (default: {FITTED})")
     parser.add_argument("--cold", action="store_true", help="do not try the defaults in force first")

@@ -20,26 +20,12 @@ import math
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from kemps_sim.cli.script_args import OneLineParser, whole_number
 from kemps_sim.errors import ConfigError
 
-
-class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (``evaluate_ppo.py: error: ...``) and exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a whole number >= 1")
-    return value
+POSITIVE = whole_number(1)  # a whole number >= 1 from the command line
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -48,7 +34,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
     parser = OneLineParser(prog="evaluate_ppo.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("runs", type=Path, metavar="RUN_DIR", help="the folder train_ppo.py wrote (seed-*/ inside)")
-    parser.add_argument("--matches", type=_positive, default=100, metavar="M",
+    parser.add_argument("--matches", type=POSITIVE, default=100, metavar="M",
                         help="match seeds per run and opponent, each played in both seatings (default 100)")
     parser.add_argument("--opponents", nargs="+", default=list(OPPONENTS), metavar="ENTRY",
                         help="opponent pairs, as lineup entries (default: %(default)s)")
@@ -57,7 +43,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--model", default="model.zip", metavar="FILE", help="the model file of each run "
                         "(default model.zip; initial.zip is the untrained network)")
     parser.add_argument("--no-reference", action="store_true", help="do not play the partner in the model's seat")
-    parser.add_argument("--workers", type=_positive, help="processes (default: every core)")
+    parser.add_argument("--workers", type=POSITIVE, help="processes (default: every core)")
     parser.add_argument("--confidence", type=float, default=0.95, help="interval level (default 0.95)")
     parser.add_argument("--out", type=Path, metavar="DIR", help="the output folder (default RUN_DIR/eval)")
     args = parser.parse_args(argv)

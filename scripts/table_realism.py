@@ -20,27 +20,22 @@ import argparse
 import math
 import sys
 from pathlib import Path
-from typing import NoReturn
 
 import pandas as pd
 
 from kemps_sim.calibration import compare_to_targets, load_targets, sweep_statistics, table_statistics
 from kemps_sim.calibration.contrast import ACUITY, GAIN, precision_gain
+from kemps_sim.cli.script_args import OneLineParser, whole_number
 from kemps_sim.errors import ConfigError
 from kemps_sim.sweep import load_results, read_spec, run_sweep
 from kemps_sim.sweep.cells import plan_cells
+
+POSITIVE = whole_number(1)  # a whole number >= 1 from the command line
 
 ROOT = Path(__file__).resolve().parent.parent
 SPECS = tuple(ROOT / "experiments" / f"{name}.toml" for name in ("realism", "realism_players", "realism_d_prime"))
 #: The statistics shown on each cell's line of round ends, with their short labels.
 ENDS = (("right_kemps", "right K"), ("right_stop", "right S"), ("wrong_call", "wrong"), ("other", "other"))
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (``table_realism.py: error: ...``) and exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -50,9 +45,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     source.add_argument("--folder", nargs="+", metavar="DIR", help="read these sweep folders instead of running")
     source.add_argument("--spec", nargs="+", metavar="SPEC.toml", type=Path,
                         help="run these specs instead of the two realism specs")
-    parser.add_argument("--matches", type=_whole, metavar="N", help="matches per cell (default: the specs', 60); "
+    parser.add_argument("--matches", type=POSITIVE, metavar="N", help="matches per cell (default: the specs', 60); "
                         "the results go to OUTPUT-mN so that a folder never mixes sizes")
-    parser.add_argument("--workers", type=_whole, metavar="W", help="worker processes (default: every core)")
+    parser.add_argument("--workers", type=POSITIVE, metavar="W", help="worker processes (default: every core)")
     parser.add_argument("--output", type=Path, metavar="DIR", help="put each spec's folder in DIR (named as the "
                         "spec's output folder) instead of where the spec says")
     parser.add_argument("--targets", type=Path, metavar="FILE", help="a targets file (default: the package's)")
@@ -64,17 +59,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"--confidence {args.confidence!r}: must be strictly between 0 and 1")
     args.parser = parser
     return args
-
-
-def _whole(text: str) -> int:
-    """A whole number >= 1 from the command line."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a whole number >= 1")
-    return value
 
 
 def run_specs(specs: tuple[Path, ...], matches: int | None, workers: int | None, output: Path | None) -> list[Path]:

@@ -26,36 +26,15 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from kemps_sim.cli.script_args import OneLineParser, whole_number
 from kemps_sim.errors import ConfigError
 
+POSITIVE = whole_number(1)  # a whole number >= 1 from the command line
+WHOLE = whole_number(0)  # a whole number >= 0 from the command line
+
 ROOT = Path(__file__).resolve().parent.parent
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line (``train_ppo.py: error: ...``) and exit 2."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
-
-
-def _whole(text: str) -> int:
-    """A whole number >= 0 from the command line."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a whole number >= 0")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = _whole(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r}: must be a whole number >= 1")
-    return value
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -64,28 +43,28 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
     default = TrainSettings()
     parser = OneLineParser(prog="train_ppo.py", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seeds", nargs="+", type=_whole, default=[0], metavar="S", help="training seeds (default 0)")
-    parser.add_argument("--steps", type=_positive, default=default.steps, metavar="N",
+    parser.add_argument("--seeds", nargs="+", type=WHOLE, default=[0], metavar="S", help="training seeds (default 0)")
+    parser.add_argument("--steps", type=POSITIVE, default=default.steps, metavar="N",
                         help=f"environment steps per seed (default {default.steps})")
     parser.add_argument("--lineup", nargs="+", default=list(DEFAULT_LINEUPS), metavar="LINEUP",
                         help="the table's agents, one lineup per environment in turn (default: %(default)s)")
     parser.add_argument("--rules", default="standard", metavar="PRESET|FILE.toml", help="the rules (default standard)")
-    parser.add_argument("--players", type=_positive, metavar="N", help="table size (default: the rules')")
-    parser.add_argument("--seat", type=_whole, default=0, help="the learner's seat (default 0)")
+    parser.add_argument("--players", type=POSITIVE, metavar="N", help="table size (default: the rules')")
+    parser.add_argument("--seat", type=WHOLE, default=0, help="the learner's seat (default 0)")
     parser.add_argument("--reward", choices=("round", "match"), default="round", help="reward (default round)")
-    parser.add_argument("--envs", type=_positive, default=default.envs, help=f"environments per run "
+    parser.add_argument("--envs", type=POSITIVE, default=default.envs, help=f"environments per run "
                         f"(default {default.envs})")
     parser.add_argument("--vec", choices=VEC_KINDS, default="dummy", help="environments in this process (dummy, the "
                         "default) or one process each (subproc)")
-    parser.add_argument("--n-steps", type=_positive, default=default.n_steps,
+    parser.add_argument("--n-steps", type=POSITIVE, default=default.n_steps,
                         help=f"steps per environment and rollout (default {default.n_steps})")
-    parser.add_argument("--batch-size", type=_positive, default=default.batch_size)
-    parser.add_argument("--epochs", type=_positive, default=default.epochs)
+    parser.add_argument("--batch-size", type=POSITIVE, default=default.batch_size)
+    parser.add_argument("--epochs", type=POSITIVE, default=default.epochs)
     parser.add_argument("--learning-rate", type=float, default=default.learning_rate)
     parser.add_argument("--ent-coef", type=float, default=default.ent_coef)
-    parser.add_argument("--net", nargs="+", type=_positive, default=list(default.net), metavar="UNITS",
+    parser.add_argument("--net", nargs="+", type=POSITIVE, default=list(default.net), metavar="UNITS",
                         help=f"hidden layer sizes (default {' '.join(map(str, default.net))})")
-    parser.add_argument("--workers", type=_positive, help="seeds trained at once (default: one per core, at most "
+    parser.add_argument("--workers", type=POSITIVE, help="seeds trained at once (default: one per core, at most "
                         "one per seed)")
     parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="the output folder (one sub-folder "
                         "per seed)")
