@@ -36,6 +36,20 @@ ELO_PER_LOG = 400.0 / math.log(10.0)
 _OUTCOME_COLUMNS = ("first", "second", "score")
 
 
+def number_sides(table: pd.DataFrame, key: list[str], needs: str) -> list[str]:
+    """Number the rows of each side of a match by occurrence (in place: column ``occurrence``, the k-th row of a
+    side under one id belongs to the k-th match with that id) and return the columns that identify a match; a match
+    without exactly sides 0 and 1 is a one-line ConfigError ending in ``needs``."""
+    table["occurrence"] = table.groupby([*key, "pair"], sort=False, dropna=False).cumcount()
+    ids = [*key, "occurrence"]
+    shape = table.groupby(ids, sort=False, dropna=False)["pair"].agg(["size", "min", "max"])
+    bad = shape[(shape["size"] != 2) | (shape["min"] != 0) | (shape["max"] != 1)]
+    if len(bad):
+        where = ", ".join(f"{k}={v!r}" for k, v in zip(ids, bad.index[0], strict=True))
+        raise ConfigError(f"match ({where}) has {int(bad['size'].iloc[0])} sides; {needs}")
+    return ids
+
+
 def match_outcomes(pairs: pd.DataFrame) -> pd.DataFrame:
     """One row per 2-pair match: ``first`` and ``second`` (the strategies of pair 0 and pair 1) and ``score``.
 
@@ -53,15 +67,8 @@ def match_outcomes(pairs: pd.DataFrame) -> pd.DataFrame:
     missing = [c for c in needed if c not in pairs.columns]
     if missing:
         raise ConfigError(f"pairs table lacks columns {missing}: give the stacked records pairs table")
-    ids = [*key, "occurrence"]
     table = pairs[[*needed, *(["won"] if "won" in pairs.columns else [])]].copy()
-    table["occurrence"] = table.groupby([*key, "pair"], sort=False, dropna=False).cumcount()
-    shape = table.groupby(ids, sort=False, dropna=False)["pair"].agg(["size", "min", "max"])
-    bad = shape[(shape["size"] != 2) | (shape["min"] != 0) | (shape["max"] != 1)]
-    if len(bad):
-        where = ", ".join(f"{k}={v!r}" for k, v in zip(ids, bad.index[0], strict=True))
-        raise ConfigError(f"match ({where}) has {int(bad['size'].iloc[0])} pairs; ratings need 2-pair (4-player) "
-                          "matches with pairs 0 and 1")
+    ids = number_sides(table, key, "ratings need two-sided matches (pairs 0 and 1 in Kemps, two players in Krepet)")
     first = table[table["pair"] == 0].set_index(ids)
     second = table[table["pair"] == 1].set_index(ids).reindex(first.index)
     won = first["won"] | second["won"] if "won" in table else (first["win_share"] + second["win_share"]) > 0

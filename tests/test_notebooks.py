@@ -18,10 +18,10 @@ nbclient = pytest.importorskip("nbclient")
 NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.ipynb"))
 
 
-def test_the_nine_stories_are_there():
+def test_the_ten_stories_are_there():
     assert [p.stem for p in NOTEBOOKS] == ["01_quickstart", "02_signal_choice", "03_strategy_tournament",
                                            "04_rule_variants", "05_tempo_and_calls", "06_sensitivity", "07_krepet",
-                                           "08_calibration", "09_learning"]
+                                           "08_calibration", "09_learning", "10_metagame"]
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)

@@ -141,7 +141,7 @@ def test_match_outcomes_use_cell_and_replicate_and_tell_reused_seeds_apart():
 def test_match_outcomes_reject_more_than_two_pairs_and_missing_columns():
     six = pd.DataFrame({"seed": [1, 1, 1], "pair": [0, 1, 2], "agents": ["x", "y", "z"],
                         "won": [True, False, False], "win_share": [1.0, 0.0, 0.0]})
-    with pytest.raises(ConfigError, match="3 pairs") as info:
+    with pytest.raises(ConfigError, match="has 3 sides; ratings need two-sided matches") as info:
         match_outcomes(six)
     assert "\n" not in str(info.value)
     with pytest.raises(ConfigError, match="lacks columns"):

@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "sweep": "run a sweep spec (TOML) and summarise it",
     "report": "summarise a sweep's results folder",
     "tournament": "round robin between pair strategies, with ratings",
+    "metagame": "which mixture of strategies survives a tournament: Nash, α-Rank, replicator",
     "serve": "serve a live table in the browser, people with agents",
     "calibrate": "fit a person's human parameters to recorded live-table sessions",
 }

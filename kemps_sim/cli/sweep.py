@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from kemps_sim.errors import ConfigError
 from kemps_sim.games import game
 from kemps_sim.sweep.executors import available_cores
-from kemps_sim.sweep.targets import CONFIDENCE, DEFAULT_MAX_MATCHES, TARGET_METRICS, metric_problem
+from kemps_sim.sweep.targets import CONFIDENCE, DEFAULT_MAX_MATCHES, SIGN, TARGET_METRICS, metric_problem
 
 if TYPE_CHECKING:  # the sweep machinery loads pandas, pyarrow and SciPy: imported where a sweep runs, not for --help
     from kemps_sim.sweep import SweepRun, SweepSpec
@@ -44,7 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                              "half-width (0 < HALFWIDTH <= 0.5) or the cell reaches --max-matches")
     target.add_argument("--metric", default=None, metavar="NAME",
                         help="the metric --until-ci narrows: " + ", ".join(TARGET_METRICS)
-                             + " (default: win_rate, pair 0's)")
+                             + " (default: win_rate, pair 0's; sign: a round robin's pairings until who wins each "
+                               "is known, --until-ci then the tie resolution)")
     target.add_argument("--max-matches", type=int, default=None, metavar="N",
                         help=f"the most matches a cell may play (default: {DEFAULT_MAX_MATCHES})")
     p.add_argument("--by", default=None, metavar="COL[,COL]", help="group the summary by these columns")
@@ -71,7 +72,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.spec}: {len(plans)} cells x {spec.matches} matches = {len(tasks)} matches, "
               f"design {_design_text(spec)}, master seed {spec.seed}, common random numbers "
               f"{'on' if spec.common_random_numbers else 'off'}, output {args.output or spec.output}")
-        if spec.until_ci is not None:
+        if spec.until_ci is not None and spec.until_metric == SIGN:
+            print(f"  adaptive round robin: each pairing starts with {spec.matches} matches a seating and adds more "
+                  "in rounds until who wins it is known (its interval excludes 0) or it is even to within "
+                  f"{spec.until_ci:g}, at most {spec.max_matches} matches a seating")
+        elif spec.until_ci is not None:
             print(f"  precision target: each cell starts with {spec.matches} matches and adds more in rounds until "
                   f"its {spec.until_metric} {CONFIDENCE:.0%} interval has half-width <= {spec.until_ci:g}, "
                   f"at most {spec.max_matches} matches per cell")
@@ -128,12 +133,17 @@ def _print_targets(spec: SweepSpec, done: SweepRun) -> None:
 
     labels = {plan.cell.id: plan.cell.label() for plan in plan_tasks(spec)[1].values()}
     target = spec.until_ci
-    reached = sum(cell.reached(target) for cell in done.targets)
-    print(f"\nprecision target: {spec.until_metric} {CONFIDENCE:.0%} interval half-width <= {target:g}, "
-          f"at most {spec.max_matches} matches per cell; {reached} of {len(done.targets)} cells reached it")
+    if spec.until_metric == SIGN:
+        settled = sum(cell.why in ("sign", "tie") for cell in done.targets)
+        print(f"\nadaptive round robin: who wins each pairing, or even to within {target:g}, at most "
+              f"{spec.max_matches} matches per cell; {settled} of {len(done.targets)} cells settled before the cap")
+    else:
+        reached = sum(cell.reached(target) for cell in done.targets)
+        print(f"\nprecision target: {spec.until_metric} {CONFIDENCE:.0%} interval half-width <= {target:g}, "
+              f"at most {spec.max_matches} matches per cell; {reached} of {len(done.targets)} cells reached it")
     print(f"  {'cell':16}  {'matches':>7}  {'value':>6}  {'interval':>15}  {'half':>6}  status  parameters")
     for cell in done.targets:
-        status = "target" if cell.reached(target) else ("cap" if cell.settled else "open")
+        status = cell.why or ("target" if cell.reached(target) else ("cap" if cell.settled else "open"))
         interval = f"[{cell.ci_low:.3f}, {cell.ci_high:.3f}]" if cell.ci_low == cell.ci_low else "none"
         print(f"  {cell.cell:16}  {cell.matches:>7}  {cell.value:>6.3f}  {interval:>15}  {cell.halfwidth:>6.3f}  "
               f"{status:6}  {labels.get(cell.cell, '')}")

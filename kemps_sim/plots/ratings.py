@@ -39,7 +39,9 @@ _WRAP = 24
 
 @style.styled
 def head_to_head_plot(matrix: pd.DataFrame, ax: Axes | None = None, counts: pd.DataFrame | None = None,
-                      order: Sequence[str] | None = None) -> Axes:
+                      order: Sequence[str] | None = None, *, centre: float = 0.5,
+                      limits: tuple[float, float] = (0.0, 1.0), title: str | None = None,
+                      colour_label: str = "row's mean score") -> Axes:
     """A heatmap of the row strategy's mean score against each column strategy, each cell's value written in it.
 
     The colour scale is diverging and centred on 0.5 (an even contest shows white), from 0 to 1; missing cells
@@ -48,6 +50,9 @@ def head_to_head_plot(matrix: pd.DataFrame, ax: Axes | None = None, counts: pd.D
     strategies in the order to draw them (say, best rating first), rows from the top and columns from the left.
     The figure a new Axes gets grows with the number of strategies and the length of their names; long names are
     wrapped and the column names rotated. Returns the Axes; the colour bar is added to its figure.
+
+    Another payoff (a meta-game's, from -1/2 to 1/2, say) is drawn on its own scale: ``centre`` is the even
+    contest, ``limits`` the ends of the colour bar, ``title`` and ``colour_label`` name what the values are.
     """
     if matrix.shape[0] != matrix.shape[1]:
         raise ConfigError(f"head_to_head_plot: the matrix must be square, got {matrix.shape[0]} x {matrix.shape[1]}")
@@ -72,15 +77,18 @@ def head_to_head_plot(matrix: pd.DataFrame, ax: Axes | None = None, counts: pd.D
     cell = 0.7 if counts is None else 0.8
     ax = style.axes_or_new(ax, (max(5.0, 2.2 + cell * k + label_inches), max(4.0, 1.6 + 0.8 * cell * k
                                                                                + 0.7 * label_inches)))
-    image = ax.imshow(np.ma.masked_invalid(values), cmap=_cmap(), norm=TwoSlopeNorm(vcenter=0.5, vmin=0.0, vmax=1.0),
-                      aspect="auto")
+    low, high = limits
+    if not low < centre < high:
+        raise ConfigError(f"head_to_head_plot: limits {limits} must hold the centre {centre} strictly inside")
+    image = ax.imshow(np.ma.masked_invalid(values), cmap=_cmap(), norm=TwoSlopeNorm(vcenter=centre, vmin=low,
+                                                                                   vmax=high), aspect="auto")
     fontsize = 9 if k <= 12 else 8 if k <= 16 else 7
     for i in range(k):
         for j in range(k):
             value = values[i, j]
             if math.isnan(value):
                 continue
-            dark = abs(value - 0.5) > 0.3
+            dark = abs(value - centre) > 0.6 * (high - centre if value > centre else centre - low)
             text = f"{value:.2f}" if counts is None else f"{value:.2f}\nn={int(counts.iloc[i, j])}"
             ax.text(j, i, text, ha="center", va="center", fontsize=fontsize, linespacing=1.1,
                     color="white" if dark else "black")
@@ -95,10 +103,11 @@ def head_to_head_plot(matrix: pd.DataFrame, ax: Axes | None = None, counts: pd.D
         spine.set_visible(False)
     ax.set_xlabel("opponent strategy")
     ax.set_ylabel("strategy")
-    ax.set_title("Head to head: row's mean score against column" + ("" if counts is None else " (n: matches)"))
+    ax.set_title((title or "Head to head: row's mean score against column")
+                 + ("" if counts is None else " (n: matches)"))
     bar = ax.figure.colorbar(image, ax=ax, shrink=0.9 if k > 3 else 1.0)
-    bar.set_label("row's mean score")
-    bar.set_ticks([0.0, 0.25, 0.5, 0.75, 1.0])
+    bar.set_label(colour_label)
+    bar.set_ticks([low, (low + centre) / 2, centre, (centre + high) / 2, high])
     return ax
 
 

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from kemps_sim.sweep.adaptive import HOEFFDING, settle_pairings
 from kemps_sim.sweep.cells import plan_cells
 from kemps_sim.sweep.chunks import Task, make_chunks
 from kemps_sim.sweep.design import match_seed
@@ -27,7 +28,7 @@ from kemps_sim.sweep.progress import progress_bar
 from kemps_sim.sweep.recovery import run_chunks
 from kemps_sim.sweep.spec import SweepSpec, read_spec
 from kemps_sim.sweep.store import ResultStore, load_results, one_writer
-from kemps_sim.sweep.targets import CONFIDENCE, CellTarget, metric_tables, settle
+from kemps_sim.sweep.targets import CONFIDENCE, SIGN, CellTarget, metric_tables, settle
 
 #: The automatic chunk size aims at this many chunks per worker, within these bounds.
 CHUNKS_PER_WORKER, MIN_CHUNK, MAX_CHUNK = 24, 1, 100
@@ -159,6 +160,8 @@ def _standing(spec: SweepSpec, store: ResultStore, plans: dict, done: set) -> di
         if store.manifest() is not None else {}
     if not tables:
         return {}
+    if spec.until_metric == SIGN:
+        return settle_pairings(plans, spec.matches, spec.until_ci, spec.max_matches, done, tables["pairs"])
     return settle(list(plans), spec.matches, spec.until_ci, spec.until_metric, spec.max_matches, done, tables)
 
 
@@ -172,6 +175,7 @@ def _targeted_tasks(spec: SweepSpec, plans: dict, standing: dict[str, CellTarget
 
 def _targets_record(spec: SweepSpec, standing: dict[str, CellTarget]) -> dict:
     """The manifest's record of a targeted sweep: the target, and each cell's matches, interval and status."""
+    method = {"interval": HOEFFDING} if spec.until_metric == SIGN else {}
     return {"target": spec.until_ci, "metric": spec.until_metric, "max_matches": spec.max_matches,
-            "confidence": CONFIDENCE, "cells": {cell: target.as_record(spec.until_ci)
+            "confidence": CONFIDENCE, **method, "cells": {cell: target.as_record(spec.until_ci)
                                                 for cell, target in standing.items()}}

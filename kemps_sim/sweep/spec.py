@@ -27,6 +27,7 @@ from kemps_sim.metrics import names as metric_names
 from kemps_sim.metrics import scored_only_under
 from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import closest, did_you_mean
+from kemps_sim.sweep.adaptive import round_robin_problem
 from kemps_sim.sweep.checks import check_base, check_cells, judged_axes, not_finite_problem, read_profile_files
 from kemps_sim.sweep.comparison import compare_cell_problems, parse_compare
 from kemps_sim.sweep.design import (
@@ -41,7 +42,7 @@ from kemps_sim.sweep.design import (
     plain_data,
 )
 from kemps_sim.sweep.problems import AXES, BASE, COMPARE, SWEEP, TOP, Problems, axis_section, table_section
-from kemps_sim.sweep.targets import DEFAULT_MAX_MATCHES, TARGET_METRICS, canonical_metric, metric_problem
+from kemps_sim.sweep.targets import DEFAULT_MAX_MATCHES, SIGN, TARGET_METRICS, canonical_metric, metric_problem
 
 __all__ = ["Axis", "CompareSpec", "Range", "SpecError", "SweepSpec", "read_spec", "spec_from_mapping"]
 
@@ -65,7 +66,8 @@ SWEEP_KEYS = {
     "until_ci": "the interval half-width every cell's until_metric must reach, a number above 0 and at most 0.5; "
                 "replicates are added in rounds until it does or max_matches is reached",
     "until_metric": "the metric until_ci narrows, one of " + ", ".join(TARGET_METRICS)
-                    + " (default: win_rate, pair 0's)",
+                    + f" (default: win_rate, pair 0's; {SIGN}: a round robin adds matches to each pairing until who"
+                    " wins it is known, or it is even to within until_ci)",
     "max_matches": "the most matches a cell of an until_ci sweep plays, a whole number >= matches "
                    f"(default: {DEFAULT_MAX_MATCHES})",
 }
@@ -180,6 +182,10 @@ def spec_from_mapping(data: Mapping[str, Any], source: str = "sweep spec", defau
         problem = metric_problem(spec.until_metric, sound.sides())
         if problem:
             problems.add(SWEEP, f"sweep.until_metric = {sweep.get('until_metric', 'win_rate')!r}: {problem}")
+        elif spec.until_metric == SIGN and not problems:
+            problem = round_robin_problem(sound)
+            if problem:
+                problems.add(SWEEP, f"sweep.until_metric = 'sign': {problem}")
     if problems:
         raise SpecError(problems.text(source))
     return spec

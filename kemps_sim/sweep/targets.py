@@ -11,6 +11,9 @@ How many replicates a cell needs is decided from its stored rows alone, replayin
 upward and looking at each step only at the replicates below that step's count. A sweep killed mid-round therefore
 resumes into the same rounds, and the finished folder holds the same rows however often it was interrupted.
 
+An adaptive round robin (``until_metric = "sign"``, :mod:`kemps_sim.sweep.adaptive`) settles pairings of cells
+instead of cells, by who wins them; it reuses the rounds, the growth rule and the records of this module.
+
 Metrics: the registry's ``target`` metrics (:mod:`kemps_sim.metrics`) that apply to the sweep's game: ``win_rate``
 (pair 0's win rate, Wilson interval over matches), ``pairN.win_rate`` (pair N's), and, in a Kemps sweep, the
 call-accuracy shares of :func:`kemps_sim.stats.call_accuracy` (``kemps_precision``, ``stop_precision``,
@@ -39,9 +42,11 @@ CONFIDENCE = 0.95
 DEFAULT_MAX_MATCHES = 2000
 #: Bounds on the growth of a cell from one round to the next (the width's suggestion is clamped to them).
 MIN_GROWTH, MAX_GROWTH = 1.25, 4.0
+#: The target of an adaptive round robin (:mod:`kemps_sim.sweep.adaptive`): who wins each pairing, not a cell's metric.
+SIGN = "sign"
 #: The metrics a targeted sweep may narrow, as written in a spec (``pairN.win_rate`` for any pair N): the metric
-#: registry's ``target`` role.
-TARGET_METRICS = target_names()
+#: registry's ``target`` role, and the sign of each pairing in a round robin.
+TARGET_METRICS = (*target_names(), SIGN)
 
 
 def metric_problem(metric: object, pairs: int | None = None, game: str | None = None) -> str | None:
@@ -49,6 +54,8 @@ def metric_problem(metric: object, pairs: int | None = None, game: str | None = 
     allowed = "one of " + ", ".join(TARGET_METRICS)
     if not isinstance(metric, str):
         return f"must be {allowed}"
+    if metric == SIGN:
+        return None
     side = side_target(metric)
     named = side[0] if side else get(metric) if metric in names(role="target") else None
     if named is None:
@@ -66,7 +73,7 @@ def metric_problem(metric: object, pairs: int | None = None, game: str | None = 
 def canonical_metric(metric: str) -> str:
     """The metric's one spelling in a spec identity: a metric about one side is spelled with it (``win_rate`` is
     ``pair0.win_rate``)."""
-    return f"pair0.{metric}" if metric in names(role="target") and get(metric).per_side else metric
+    return f"pair0.{metric}" if metric != SIGN and metric in names(role="target") and get(metric).per_side else metric
 
 
 def _metric_of(metric: str) -> tuple[str, int | None]:
@@ -77,7 +84,9 @@ def _metric_of(metric: str) -> tuple[str, int | None]:
 
 def metric_tables(metric: str) -> tuple[str, ...]:
     """The result tables the metric is computed from: its own, or for a call-accuracy share every table
-    :func:`kemps_sim.stats.call_accuracy` reads (calls and fours)."""
+    :func:`kemps_sim.stats.call_accuracy` reads (calls and fours); the sign of a pairing reads the pairs table."""
+    if metric == SIGN:
+        return ("pairs",)
     found = get(_metric_of(metric)[0])
     if "accuracy" in found.roles:
         return tuple(dict.fromkeys(table for each in every(role="accuracy") for table in each.tables))
@@ -95,6 +104,9 @@ class CellTarget:
     ci_low: float = math.nan
     ci_high: float = math.nan
     rounds: int = 1
+    #: Why a settled cell stopped, when its target says more than the half-width does (an adaptive round robin's
+    #: ``sign``, ``tie`` or ``cap``); empty: from the half-width and the cap.
+    why: str = ""
 
     @property
     def halfwidth(self) -> float:
@@ -107,7 +119,7 @@ class CellTarget:
 
     def as_record(self, target: float) -> dict:
         """The manifest's record of the cell."""
-        status = "target" if self.reached(target) else ("cap" if self.settled else "running")
+        status = self.why or ("target" if self.reached(target) else ("cap" if self.settled else "running"))
         return {"matches": self.matches, "rounds": self.rounds, "status": status, "value": _plain(self.value),
                 "ci_low": _plain(self.ci_low), "ci_high": _plain(self.ci_high), "halfwidth": _plain(self.halfwidth)}
 
