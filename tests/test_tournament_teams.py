@@ -188,14 +188,19 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize(("spec", "message"), [case[1:] for case in BAD], ids=[case[0] for case in BAD])
-def test_a_bad_field_is_one_line_naming_it(spec, message):
+def refused_in_one_line(spec: object, message: str) -> None:
+    """``spec`` is refused by team_tournament_spec in one line that names ``message`` and says nothing ran."""
     with pytest.raises(ConfigError) as caught:
         team_tournament_spec(spec)
     text = str(caught.value)
     assert "\n" not in text
     assert text.startswith(f"tournament spec: {message}")
     assert text.endswith("(nothing was run or written)")
+
+
+@pytest.mark.parametrize(("spec", "message"), [case[1:] for case in BAD], ids=[case[0] for case in BAD])
+def test_a_bad_field_is_one_line_naming_it(spec, message):
+    refused_in_one_line(spec, message)
 
 
 def test_a_strategy_declared_twice_in_the_file_is_named(tmp_path):
