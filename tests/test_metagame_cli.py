@@ -59,7 +59,8 @@ def test_rock_paper_scissors_has_its_closed_form_answers():
     assert table["nash_weight"].sum() == pytest.approx(1.0)
     text = metagame_text(analysis)
     assert "3 strategies, 36 matches in 18 units" in text
-    assert "transitive share 0.00" in text and "Stable mixture: paper 0.33 + rock 0.33 + scissors 0.33" in text
+    assert "transitive share 0.00" in text and "antisymmetric (zero-sum)" in text
+    assert "Stable mixture: paper 0.33 + rock 0.33 + scissors 0.33" in text
 
 
 def test_a_transitive_tournament_puts_everything_on_its_best_strategy():

@@ -35,9 +35,12 @@ def metagame_text(analysis: MetagameAnalysis) -> str:
                      "missing")
     lines += ["", "Payoff matrix (row against column, ± standard error):", _matrix_text(analysis), ""]
     share = analysis.transitive_share
+    symmetric = analysis.hodge.symmetric_share
     lines.append(f"Structure: transitive share {analysis.hodge.transitive_share:.2f} "
                  f"[{share.low[0]:.2f}, {share.high[0]:.2f}], cyclic {analysis.hodge.cyclic_share:.2f} "
-                 "(a transitive game is ranked by one number; a cyclic part means someone beats the best)")
+                 "(a transitive game is ranked by one number; a cyclic part means someone beats the best); "
+                 + ("antisymmetric (zero-sum)" if symmetric < 1e-12 else f"symmetric part {symmetric:.2f} of the "
+                    "matrix (not zero-sum: the shares are of its antisymmetric part)"))
     strategies = analysis.strategy_table()
     lines += ["", f"Nash averaging (maximum-entropy equilibrium) and α-Rank (α = {analysis.alpha:g}, population "
                   f"{analysis.population}); replicator from {_mixture_text(analysis.start)} to time "
