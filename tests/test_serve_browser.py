@@ -379,6 +379,9 @@ def test_no_message_of_a_played_out_match_tells_the_page_more_than_its_seat_may_
         browser.get(room.links("127.0.0.1", port)[(0, PERSON)])
         try:
             page.until("window.__kemps.received.some((m) => m.type === 'over')", "the end of the match", timeout=50)
+            # The last messages are acknowledged once drawn, a frame or two after they arrive.
+            page.until("window.__kemps.sent.length >= window.__kemps.received.length", "every message drawn",
+                       timeout=10)
             kept = page.kept()
             received = kept["received"]
         finally:
