@@ -14,6 +14,18 @@ from kemps_sim.observation import Observation
 from kemps_sim.perception import Percept
 
 
+def places(rng: np.random.Generator, n: int, k: int) -> list[int]:
+    """``k`` distinct places out of ``n``, in ascending order: ``sorted(rng.choice(n, size=k, replace=False))``.
+
+    One place is drawn as ``rng.integers(n)``, the very draw NumPy's ``choice`` makes for it (Floyd's algorithm
+    takes one bounded integer from the same stream, and shuffling one place draws nothing), at a quarter of the
+    cost: the baseline swaps at about every other decision.
+    """
+    if k == 1:
+        return [int(rng.integers(n))]
+    return sorted(int(i) for i in rng.choice(n, size=k, replace=False))
+
+
 class RandomAgent(BaseAgent):
     """Legal random play: each decision swaps with probability ``p_swap`` (one to ``max_cards`` cards).
 
@@ -52,8 +64,7 @@ class RandomAgent(BaseAgent):
         rng = self.rng
         middle, hand = obs.middle, obs.hand
         if obs.owed:
-            picks = rng.choice(len(middle), size=obs.owed, replace=False)
-            return Swap((), tuple(middle[i] for i in sorted(picks)))
+            return Swap((), tuple(middle[i] for i in places(rng, len(middle), obs.owed)))
         if memory.partner_signalled(obs):
             return CallKemps()
         if holds_four(hand):
@@ -62,9 +73,8 @@ class RandomAgent(BaseAgent):
             # as many cards each way, never more than the middle holds now (a refill lays its cards one by one)
             most = 1 if obs.rules.swap == "one_for_one" else min(self.max_cards, len(middle), len(hand))
             k = int(rng.integers(1, most + 1))
-            give = rng.choice(len(hand), size=k, replace=False)
-            take = rng.choice(len(middle), size=k, replace=False)
-            return Swap(tuple(hand[i] for i in sorted(give)), tuple(middle[i] for i in sorted(take)))
+            give, take = places(rng, len(hand), k), places(rng, len(middle), k)
+            return Swap(tuple(hand[i] for i in give), tuple(middle[i] for i in take))
         return memory.idle(obs)
 
     def wakes_on(self, percept: Percept, obs: Observation) -> bool:

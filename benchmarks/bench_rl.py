@@ -9,7 +9,8 @@ of ``kemps_sim/KempsSeat-v0`` per wall second and per CPU second of this process
 CPU figure is the one a loaded machine does not halve), the decisions per match, and, in the same run, the engine
 alone (``simulate_match`` with the lineup's agent at every seat) in matches per CPU second, for the ratio of the
 environment's cost per match to the engine's. Then a Gymnasium vector of ``--envs`` seat environments stepped
-together (``SyncVectorEnv``). The learner's own choice (NumPy on the mask) is included in every figure.
+together (``SyncVectorEnv``). The learner's own choice (NumPy on the mask) is included in every figure. Last, a bare
+SimPy loop's cost per event in the same run: how fast this core was, so that figures of two runs can be compared.
 
 Prints figures only; nothing here asserts a speed.
 """
@@ -23,6 +24,7 @@ from collections.abc import Callable
 
 import gymnasium
 import numpy as np
+from bench_engine import bare_simpy_seconds_per_event  # this folder is on the path of a script run from it
 
 import kemps_sim.rl  # noqa: F401  (registers the Gymnasium environments)
 from kemps_sim import simulate_match
@@ -122,6 +124,9 @@ def main() -> None:
         env.close()
     wall_rate, cpu_rate = run_vector(kwargs, args.envs, args.decisions, seed=7)
     print(f"SyncVectorEnv of {args.envs} (random learner): {wall_rate:.0f} decisions/s, {cpu_rate:.0f} per CPU s")
+    print(f"a bare SimPy loop in the same run: {bare_simpy_seconds_per_event(100_000) * 1e6:.2f} us an event "
+          "(the machine's own speed, to read the figures above against another run's)")
+    print("load average at the end: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

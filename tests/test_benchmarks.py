@@ -32,6 +32,10 @@ def run(script: str, *args: str, timeout: float = 300) -> str:
      ["decisions per match", "its own action just ended", "decisions that end in Wait", "glances"]),
     ("wake_causes.py", ("--matches", "2", "--all-looks"), ["decisions per match", "everyone woken: a fresh middle"]),
     ("decision_counts.py", ("--matches", "1", "--presets", "standard"), ["standard"]),
+    ("bench_rl.py", ("--decisions", "60", "--repeats", "1", "--envs", "2"),
+     ["random", "waiting", "SyncVectorEnv of 2", "a bare SimPy loop in the same run", "load average at the end"]),
+    ("bench_agents.py", ("--matches", "1", "--agents", "collector", "naive"),
+     ["collector   decide", "naive       decide", "(all agent code)", "load average at the end"]),
     ("bench_memory.py", ("chunk", "--matches", "4", "--size", "2", "--repeats", "1"),
      ["engine", "tables add"]),
     ("bench_memory.py", ("worker", "--matches", "2"), ["after the chunk:", "resident"]),
@@ -80,3 +84,20 @@ def test_ab_trees_refuses_a_folder_that_is_not_a_tree(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "not a kemps-sim source tree" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_compiled_trial_plays_the_pure_python_traces() -> None:
+    """A module compiled by Cython as written plays every match as the pure-Python tree does."""
+    pytest.importorskip("Cython", minversion="3.2")
+    out = run("compiled_trial.py", "--matches", "3", "--modules", "kemps_sim/engine/round.py",
+              "kemps_sim/belief/tracking.py")
+    assert "compiled: 2 extension modules" in out, out
+    assert "identical traces 3/3" in out, out
+
+
+def test_the_compiled_trial_refuses_a_module_that_is_not_there() -> None:
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "compiled_trial.py"), "--modules", "kemps_sim/nope.py"],
+                          capture_output=True, text=True, cwd=BENCHMARKS.parent)
+    assert done.returncode == 2, done.stderr
+    last = done.stderr.strip().splitlines()[-1]
+    assert "Traceback" not in done.stderr and ("--modules kemps_sim/nope.py" in last or "Cython" in last), last
