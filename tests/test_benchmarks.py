@@ -7,8 +7,10 @@ rather than when someone next measures.
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -89,6 +91,9 @@ def test_ab_trees_refuses_a_folder_that_is_not_a_tree(tmp_path: Path) -> None:
 def test_the_compiled_trial_plays_the_pure_python_traces() -> None:
     """A module compiled by Cython as written plays every match as the pure-Python tree does."""
     pytest.importorskip("Cython", minversion="3.2")
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    if shutil.which(compiler) is None or not Path(sysconfig.get_paths()["include"], "Python.h").is_file():
+        pytest.skip(f"no C compiler ({compiler}) or no Python.h: Cython cannot build here")
     out = run("compiled_trial.py", "--matches", "3", "--modules", "kemps_sim/engine/round.py",
               "kemps_sim/belief/tracking.py")
     assert "compiled: 2 extension modules" in out, out
