@@ -100,9 +100,14 @@ def test_the_compiled_trial_plays_the_pure_python_traces() -> None:
     assert "identical traces 3/3" in out, out
 
 
-def test_the_compiled_trial_refuses_a_module_that_is_not_there() -> None:
-    done = subprocess.run([sys.executable, str(BENCHMARKS / "compiled_trial.py"), "--modules", "kemps_sim/nope.py"],
-                          capture_output=True, text=True, cwd=BENCHMARKS.parent)
+@pytest.mark.parametrize(("script", "args", "names"), [
+    ("compiled_trial.py", ("--modules", "kemps_sim/nope.py"), ("--modules kemps_sim/nope.py", "Cython")),
+    ("bench_agents.py", ("--agents", "collector", "nope"), ("--agents nope: lineup agent 'nope': unknown agent",)),
+])
+def test_a_benchmark_refuses_a_bad_argument_in_one_line(script: str, args: tuple[str, ...],
+                                                         names: tuple[str, ...]) -> None:
+    done = subprocess.run([sys.executable, str(BENCHMARKS / script), *args], capture_output=True, text=True,
+                          cwd=BENCHMARKS.parent)
     assert done.returncode == 2, done.stderr
     last = done.stderr.strip().splitlines()[-1]
-    assert "Traceback" not in done.stderr and ("--modules kemps_sim/nope.py" in last or "Cython" in last), last
+    assert "Traceback" not in done.stderr and any(name in last for name in names), last
