@@ -46,7 +46,7 @@ for line in sys.stdin:
 '''
 
 
-def _importable(tree: Path, into: Path) -> Path:
+def importable(tree: Path, into: Path) -> Path:
     """A folder from which ``kemps_sim`` and ``kemps_sim_agents`` import from ``tree`` (the agents live in
     ``agents/`` and install under another name)."""
     into.mkdir()
@@ -79,7 +79,7 @@ def main() -> int:
           f"{args.preset}, lineup {args.lineup!r}, {args.matches} matches, both trees pinned to core {args.core}")
     with tempfile.TemporaryDirectory(prefix="kemps-ab-") as folder:
         workers = [subprocess.Popen([sys.executable, "-c", WORKER,
-                                     str(_importable(tree.resolve(), Path(folder) / name)), args.preset,
+                                     str(importable(tree.resolve(), Path(folder) / name)), args.preset,
                                      args.lineup, str(args.core), engine],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
                    for name, tree in (("a", args.tree_a), ("b", args.tree_b))]

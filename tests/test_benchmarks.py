@@ -42,6 +42,7 @@ def run(script: str, *args: str, timeout: float = 300) -> str:
      ["engine", "tables add"]),
     ("bench_memory.py", ("worker", "--matches", "2"), ["after the chunk:", "resident"]),
     ("bench_startup.py", ("--repeats", "1"), ["import kemps_sim:", "kemps-sim --version:", "load average"]),
+    ("bench_reader.py", ("--matches", "1", "--repeats", "1"), ["ns per event read (pure Python;", "load average"]),
 ], ids=lambda value: value if isinstance(value, str) else None)
 def test_a_benchmark_prints_its_figures(script: str, args: tuple[str, ...], expected: list[str]) -> None:
     out = run(script, *args)
@@ -88,20 +89,47 @@ def test_ab_trees_refuses_a_folder_that_is_not_a_tree(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
-def test_the_compiled_trial_plays_the_pure_python_traces() -> None:
-    """A module compiled by Cython as written plays every match as the pure-Python tree does."""
+def needs_cython() -> None:
+    """Skip where Cython 3.2+, a C compiler or Python's headers are missing (nothing can be compiled)."""
     pytest.importorskip("Cython", minversion="3.2")
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
     if shutil.which(compiler) is None or not Path(sysconfig.get_paths()["include"], "Python.h").is_file():
         pytest.skip(f"no C compiler ({compiler}) or no Python.h: Cython cannot build here")
+
+
+def test_the_compiled_trial_plays_the_pure_python_traces() -> None:
+    """A module compiled by Cython as written plays every match as the pure-Python tree does."""
+    needs_cython()
     out = run("compiled_trial.py", "--matches", "3", "--modules", "kemps_sim/engine/round.py",
               "kemps_sim/belief/tracking.py")
     assert "compiled: 2 extension modules" in out, out
     assert "identical traces 3/3" in out, out
 
 
+def test_the_typed_reader_plays_the_traces_of_the_reader_as_written(tmp_path: Path) -> None:
+    """The reader compiled with C declarations is a C class (no attribute beyond those declared) and plays every
+    match as the reader compiled as written does; the reader benchmark reads both."""
+    needs_cython()
+    keep = tmp_path / "typed"
+    out = run("compiled_trial.py", "--matches", "3", "--modules", "kemps_sim/belief/tracking.py", "--typed",
+              "--against", "compiled", "--keep", str(keep))
+    assert "1 of them with C declarations" in out and "identical traces 3/3" in out, out
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); from kemps_sim.belief.tracking import TableReader\n"
+             "reader = TableReader(4, 0)\ntry:\n    reader.undeclared = 1\nexcept AttributeError:\n"
+             "    print('a C class')")
+    importable = tmp_path / "importable"
+    importable.mkdir()
+    (importable / "kemps_sim").symlink_to(keep / "kemps_sim")
+    done = subprocess.run([sys.executable, "-c", probe, str(importable)], capture_output=True, text=True)
+    assert done.stdout.strip() == "a C class", done.stderr[-2000:]
+    out = run("bench_reader.py", str(BENCHMARKS.parent), str(keep), "--matches", "1", "--repeats", "1")
+    assert "(pure Python;" in out and "(compiled;" in out, out
+
+
 @pytest.mark.parametrize(("script", "args", "names"), [
     ("compiled_trial.py", ("--modules", "kemps_sim/nope.py"), ("--modules kemps_sim/nope.py", "Cython")),
+    ("compiled_trial.py", ("--against", "compiled"), ("--against compiled", "Cython")),
+    ("bench_reader.py", ("nowhere",), ("nowhere: not a kemps-sim source tree",)),
     ("bench_agents.py", ("--agents", "collector", "nope"), ("--agents nope: lineup agent 'nope': unknown agent",)),
 ])
 def test_a_benchmark_refuses_a_bad_argument_in_one_line(script: str, args: tuple[str, ...],
