@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -22,14 +24,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
+from scipy import optimize, stats
 
 from kemps_sim import ConfigError, PlayerProfile, simulate_match
 from kemps_sim.cli import main
 from kemps_sim.cli.play import as_json
 from kemps_sim.profile_file import load_profile_file, write_profile_file
 from kemps_sim.study import load_sessions
-from kemps_sim.study.estimators import MIN_TRIALS, Estimate, fit_ex_gaussian, fit_lognormal, fit_observer, pool
+from kemps_sim.study.estimators import MIN_TRIALS, Estimate, fit_lognormal, fit_observer, pool
+from kemps_sim.study.ex_gaussian import WELL_COVERED, fit_ex_gaussian, log_likelihood
 from kemps_sim.study.fit import PARAMETERS, fit_study
 from kemps_sim.study.schema import TABLES
 from kemps_sim.study.trials import detection_trials, swap_trials
@@ -157,8 +160,8 @@ def test_exact_and_wald_intervals_cover_the_true_values_at_the_advertised_rate(s
 
 
 def test_reaction_and_speech_intervals_cover_the_true_values_at_the_advertised_rate(study):
-    """The ex-Gaussian fits with their Wald intervals from the observed information, end to end through fit_study
-    (speech: the call latency less perceiving), one person per replication."""
+    """The ex-Gaussian fits with their profile-likelihood intervals (the default), end to end through fit_study
+    (speech: the call latency less perceiving), one person per replication (150 reactions, about 77 calls)."""
     fit = fit_study(study, group=True)
     names = ("reaction.mu", "reaction.sigma", "reaction.tau", "speech.mu", "speech.sigma", "speech.tau")
     covered = {name: sum(fit.fits[who][name].lower <= TRUE[name] <= fit.fits[who][name].upper
@@ -221,13 +224,76 @@ def test_bootstrap_intervals_are_percentiles_reproducible_from_the_generator():
                             n_resamples=29)
     again = fit_ex_gaussian(times, ("mu", "sigma", "tau"), np.random.default_rng(1), intervals="bootstrap",
                             n_resamples=29)
-    wald = fit_ex_gaussian(times, ("mu", "sigma", "tau"))
     assert first == again and "29 bootstrap resamples (percentile)" in first[0].method
-    for boot, information in zip(first, wald, strict=True):
-        assert boot.estimate == information.estimate and boot.lower < boot.estimate < boot.upper
-        assert information.lower < information.estimate < information.upper and boot.se > 0
-    with pytest.raises(ConfigError, match="intervals = 'jackknife': must be one of wald, bootstrap"):
+    for kind in ("profile", "wald"):
+        for boot, other in zip(first, fit_ex_gaussian(times, ("mu", "sigma", "tau"), intervals=kind), strict=True):
+            assert boot.estimate == other.estimate and boot.lower < boot.estimate < boot.upper
+            assert other.lower < other.estimate < other.upper and boot.se > 0 and other.se > 0
+    with pytest.raises(ConfigError, match="intervals = 'jackknife': must be one of profile, wald, bootstrap"):
         fit_ex_gaussian(times, ("mu", "sigma", "tau"), intervals="jackknife")
+
+
+def profile_drop(times: np.ndarray, index: int, value: float) -> float:
+    """2(ℓ̂ − ℓ_p(value)) found independently of the module: Powell from several starts, in the natural scale."""
+    def best(fixed: dict[int, float]) -> float:
+        free = [i for i in range(3) if i not in fixed]
+        def negative(point: np.ndarray) -> float:
+            full = {**fixed, **dict(zip(free, point, strict=True))}
+            if full[1] <= 0 or full[2] <= 0:
+                return math.inf
+            return -float(stats.exponnorm.logpdf(times, full[2] / full[1], full[0], full[1]).sum())
+        starts = [(float(np.mean(times)) - 0.1, 0.05, 0.1), (float(np.min(times)), 0.02, 0.25),
+                  (float(np.median(times)), 0.1, 0.05)]
+        return min(optimize.minimize(negative, [start[i] for i in free], method="Powell",
+                                     options={"xtol": 1e-9, "ftol": 1e-12}).fun for start in starts)
+    return 2 * (best({index: value}) - best({}))
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_profile_intervals_end_where_the_likelihood_ratio_reaches_its_chi_square_quantile(seed):
+    rng = np.random.default_rng(seed)
+    times = rng.normal(0.6, 0.07, 40) + rng.exponential(0.2, 40)
+    fitted = fit_ex_gaussian(times, ("mu", "sigma", "tau"))
+    assert all(math.isclose(e.se, (e.upper - e.lower) / (2 * stats.norm.ppf(0.975))) for e in fitted)
+    for index, e in enumerate(fitted):
+        assert "profile-likelihood" in e.method and e.lower < e.estimate < e.upper
+        assert profile_drop(times, index, e.estimate) == pytest.approx(0, abs=1e-4)
+        for end in (e.lower, e.upper):
+            if end == 0:  # the likelihood does not fall far enough before the edge: all of (0, upper] is inside
+                assert index > 0 and profile_drop(times, index, 1e-6) < stats.chi2.ppf(0.95, 1)
+            else:
+                assert profile_drop(times, index, end) == pytest.approx(stats.chi2.ppf(0.95, 1), abs=0.02)
+
+
+def test_a_fit_at_the_edge_gets_a_profile_interval_from_zero_where_wald_has_none():
+    """Times with no Gaussian spread at all (a shifted exponential): sigma's maximum is at its edge, 0."""
+    times = 0.5 + np.random.default_rng(4).exponential(0.2, 40)
+    mu, sigma, tau = fit_ex_gaussian(times, ("mu", "sigma", "tau"))
+    assert sigma.estimate < 1e-3 and sigma.lower == 0.0 and sigma.estimate <= sigma.upper < 0.1
+    assert profile_drop(times, 1, sigma.upper) == pytest.approx(stats.chi2.ppf(0.95, 1), abs=0.02)
+    assert mu.lower < mu.estimate < mu.upper and tau.lower < tau.estimate < tau.upper
+
+
+def test_ex_gaussian_log_likelihood_is_scipys_and_small_samples_carry_a_note():
+    rng = np.random.default_rng(5)
+    times = rng.normal(0.4, 0.05, 69) + rng.exponential(0.1, 69)
+    for mu, sigma, tau in ((0.4, 0.05, 0.1), (0.3, 0.01, 0.3), (0.5, 0.2, 0.02)):
+        assert log_likelihood(times, mu, sigma, tau) == pytest.approx(
+            stats.exponnorm.logpdf(times, tau / sigma, mu, sigma).sum(), rel=1e-9)
+    assert all(f"69 trials: below {WELL_COVERED}" in e.note for e in fit_ex_gaussian(times, "abc"))
+    assert all(e.note == "" for e in fit_ex_gaussian(np.append(times, 0.5), "abc"))
+
+
+def test_the_coverage_script_prints_a_row_a_size_and_refuses_bad_usage_in_one_line():
+    script = Path(__file__).resolve().parents[1] / "scripts" / "ex_gaussian_coverage.py"
+    done = subprocess.run([sys.executable, str(script), "--trials", "12", "--people", "2", "--intervals", "profile"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    row = done.stdout.strip().splitlines()[-1].split()
+    assert row[0] == "12" and all(float(share) in (0.0, 0.5, 1.0) for share in row[1:]) and len(row) == 4
+    bad = subprocess.run([sys.executable, str(script), "--trials", "5"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and bad.stdout == "" and bad.stderr.strip().splitlines() == [
+        "ex_gaussian_coverage.py: error: argument --trials: '5': must be a whole number >= 10 (see --help)"]
 
 
 # --- (c) the trial builder ---------------------------------------------------------------------------------------
@@ -390,7 +456,7 @@ def test_the_profile_file_round_trips_and_records_where_it_came_from(calibrated)
     assert PlayerProfile.from_mapping(document["profile"]) == profile
     record = document["calibration"]
     assert record["participants"] == printed["participants"] and record["n"]["reaction.mu"] == 60
-    assert record["kemps_sim"] and record["intervals"] == "wald" and "seed" not in record and record["window"] == 3.0
+    assert record["kemps_sim"] and record["intervals"] == "profile" and "seed" not in record and record["window"] == 3.0
     by_name = {row["parameter"]: row for row in printed["estimates"]}
     assert profile.reaction.mu == pytest.approx(by_name["reaction.mu"]["estimate"])
     assert profile.observer.criterion == pytest.approx(by_name["observer.criterion"]["estimate"])

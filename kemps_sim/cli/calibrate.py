@@ -34,9 +34,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the profile file to write (default profile.toml)")
     p.add_argument("--window", type=float, default=3.0, metavar="S",
                    help="a call up to S seconds after a partner's gesture was drawn answers it (default 3)")
-    p.add_argument("--intervals", choices=("wald", "bootstrap"), default="wald",
-                   help="the intervals of the reaction and speech times: wald (from the observed information, the "
-                        "default) or bootstrap (percentile, --resamples of them drawn from --seed)")
+    p.add_argument("--intervals", choices=("profile", "wald", "bootstrap"), default="profile",
+                   help="the intervals of the reaction and speech times: profile (likelihood ratio, the default), "
+                        "wald (from the observed information) or bootstrap (percentile, --resamples of them drawn "
+                        "from --seed)")
     p.add_argument("--seed", type=int, default=0, help="the seed of bootstrap intervals (default 0)")
     p.add_argument("--resamples", type=int, default=199, metavar="N",
                    help=f"resamples of bootstrap intervals (default 199, at least {MIN_RESAMPLES})")

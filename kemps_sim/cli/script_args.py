@@ -1,6 +1,6 @@
 """What the repository's scripts share on their command lines: a parser whose usage errors are one line and exit
 2, and whole-number arguments with a least value (``scripts/calibrate.py``, ``table_realism.py``,
-``train_ppo.py``, ``evaluate_ppo.py``)."""
+``train_ppo.py``, ``evaluate_ppo.py``, ``ex_gaussian_coverage.py``)."""
 
 from __future__ import annotations
 

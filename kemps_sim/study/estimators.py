@@ -1,9 +1,7 @@
 """The estimators ``kemps-sim calibrate`` fits a person's trials with, each giving a point estimate, an interval and
 a standard error per parameter (:class:`Estimate`), and the random-effects pooling of several people's estimates.
 
-* an ex-Gaussian (reaction and speech times) by maximum likelihood with :data:`scipy.stats.exponnorm`
-  (shape K = tau / sigma, loc = mu, scale = sigma), with Wald intervals from the observed information (or
-  percentile intervals from :func:`scipy.stats.bootstrap`);
+* an ex-Gaussian (reaction and speech times): in :mod:`kemps_sim.study.ex_gaussian`;
 * a log-normal (reach times): median = exp(mean log), sigma = sd of log, with exact intervals (t for the mean log,
   chi-square for sigma);
 * an equal-variance observer (detection trials): a probit regression, Φ(β0 + β1·signal), with statsmodels, giving
@@ -24,20 +22,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from kemps_sim.errors import ConfigError
-
 #: Fewer trials than this and a parameter is reported as not fitted (the profile keeps its default).
 MIN_TRIALS = 10
 #: The level of every interval.
 CONFIDENCE = 0.95
-#: Bootstrap resamples of an ex-Gaussian fit (with ``intervals="bootstrap"``): enough for a 95 % percentile
-#: interval, few enough to refit each resample (≈5 ms a fit) for a study's people in a minute or two.
-N_RESAMPLES = 199
-#: How the intervals of an ex-Gaussian fit are found: Wald from the observed information, or the percentile
-#: bootstrap (see :func:`fit_ex_gaussian`).
-INTERVALS = ("wald", "bootstrap")
-
-
 @dataclass(frozen=True)
 class Estimate:
     """One parameter fitted to ``n`` trials: the estimate, its interval and standard error (NaN when not fitted),
@@ -71,98 +59,6 @@ def not_fitted(parameters: Sequence[str], n: int, note: str) -> list[Estimate]:
 def too_few(n: int, what: str = "trials") -> str:
     """The reason a parameter with ``n`` trials is not fitted."""
     return f"{n} {what} (fewer than {MIN_TRIALS})"
-
-
-def fit_ex_gaussian(times: Sequence[float] | np.ndarray, parameters: Sequence[str],
-                    rng: np.random.Generator | None = None, *, intervals: str = "wald",
-                    n_resamples: int = N_RESAMPLES, confidence: float = CONFIDENCE,
-                    what: str = "trials") -> list[Estimate]:
-    """mu, sigma and tau (named ``parameters``) of an ex-Gaussian fitted to ``times`` by maximum likelihood
-    (``scipy.stats.exponnorm.fit``), with intervals and standard errors of one of two kinds:
-
-    * ``"wald"`` (the default): from the observed information, the Hessian of the log-likelihood at the estimate
-      (``scipy.differentiate.hessian``), in mu, log sigma and log tau, so that the intervals of sigma and tau stay
-      positive and follow their skew. In simulated people these covered 93-95 % at 95 % (300 people of 150
-      trials, 300 of 70), the percentile bootstrap of 199 resamples 92-93 % (100 of 150), in a thirtieth of the
-      time (about 0.05 s a fit rather than 1.5 s);
-    * ``"bootstrap"``: percentile intervals from ``scipy.stats.bootstrap`` (``n_resamples`` resamples drawn with
-      ``rng``, each refitted from the whole sample's estimate; a few milliseconds a resample).
-
-    Where the Wald interval cannot be found (the estimate at the edge of the parameters, sigma near 0, where the
-    likelihood is not curved like a normal's), the bootstrap's is given instead if ``rng`` is. ``what`` names the
-    trials in the reason a parameter was not fitted.
-    """
-    if intervals not in INTERVALS:
-        raise ConfigError(f"intervals = {intervals!r}: must be one of {', '.join(INTERVALS)}")
-    x = np.asarray(times, dtype=float)
-    x = x[np.isfinite(x)]
-    if len(x) < MIN_TRIALS:
-        return not_fitted(parameters, len(x), too_few(len(x), what))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RuntimeWarning)  # the optimiser's trial steps overflow now and then
-        shape, loc, scale = stats.exponnorm.fit(x)
-        values = np.array([loc, scale, shape * scale])
-        if intervals == "bootstrap":
-            low, high, se, method = _bootstrap(x, (shape, loc, scale), rng, n_resamples, confidence)
-        else:
-            low, high, se, method = _observed_information(x, values, confidence)
-            if not np.all(np.isfinite(low)) and rng is not None:  # at the edge (sigma near 0) the curvature fails
-                low, high, se, fallback = _bootstrap(x, (shape, loc, scale), rng, n_resamples, confidence)
-                method = f"{method}; so {fallback}"
-    method = f"ex-Gaussian MLE (scipy exponnorm), {method}"
-    return [Estimate(name, float(value), float(lo), float(hi), len(x), method, float(error))
-            for name, value, lo, hi, error in zip(parameters, values, low, high, se, strict=True)]
-
-
-def _observed_information(x: np.ndarray, values: np.ndarray,
-                          confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
-    """Wald intervals of mu, sigma and tau from the observed information in (mu, log sigma, log tau); NaN when
-    the likelihood is flat or not curved down there (no interval)."""
-    from scipy.differentiate import hessian
-
-    def loglikelihood(point: np.ndarray) -> np.ndarray:
-        sigma, tau = np.exp(point[1]), np.exp(point[2])
-        at = x.reshape((-1,) + (1,) * (np.ndim(point) - 1))
-        return stats.exponnorm.logpdf(at, tau / sigma, point[0], sigma).sum(axis=0)
-
-    mu, sigma, tau = values
-    point = np.array([mu, math.log(sigma), math.log(tau)]) if sigma > 0 and tau > 0 else None
-    found = None if point is None else hessian(loglikelihood, point, initial_step=0.05, order=4,
-                                               tolerances={"rtol": 1e-5})
-    nan = np.full(3, math.nan)
-    method = "Wald interval from the observed information (log scale for sigma and tau)"
-    if found is None or not np.all(found.success) or not np.all(np.isfinite(found.ddf)):
-        return nan, nan, nan, f"{method}: none, the likelihood's curvature could not be found"
-    try:
-        covariance = np.linalg.inv(-found.ddf)
-    except np.linalg.LinAlgError:
-        return nan, nan, nan, f"{method}: none, the likelihood is flat in some direction"
-    variances = np.diag(covariance)
-    if not np.all(variances > 0) or np.any(np.linalg.eigvalsh(-found.ddf) <= 0):
-        return nan, nan, nan, f"{method}: none, the estimate is not a maximum the information can describe"
-    z = float(stats.norm.ppf(0.5 + confidence / 2))
-    spread = np.sqrt(variances)
-    low, high = point - z * spread, point + z * spread
-    scale = np.array([1.0, sigma, tau])  # the delta method: the standard error of exp(y) is exp(y) times y's
-    return (np.array([low[0], math.exp(low[1]), math.exp(low[2])]),
-            np.array([high[0], math.exp(high[1]), math.exp(high[2])]), spread * scale, method)
-
-
-def _bootstrap(x: np.ndarray, start: tuple[float, float, float], rng: np.random.Generator | None,
-               n_resamples: int, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
-    """Percentile bootstrap intervals and standard errors of mu, sigma and tau."""
-    if rng is None:
-        raise ConfigError("rng = None: bootstrap intervals need a numpy Generator to resample with")
-    shape, loc, scale = start
-
-    def mu_sigma_tau(sample: np.ndarray) -> np.ndarray:
-        k, m, s = stats.exponnorm.fit(sample, shape, loc=loc, scale=scale)
-        return np.array([m, s, k * s])
-
-    boot = stats.bootstrap((x,), mu_sigma_tau, n_resamples=n_resamples, confidence_level=confidence,
-                           method="percentile", vectorized=False, rng=rng)
-    return (np.asarray(boot.confidence_interval.low), np.asarray(boot.confidence_interval.high),
-            np.asarray(boot.standard_error), f"{n_resamples} bootstrap resamples (percentile)")
 
 
 def fit_lognormal(times: Sequence[float] | np.ndarray, parameters: Sequence[str],

@@ -1,7 +1,7 @@
 """Fitting a person's (or a group's) human parameters to what they did at a live table: the trials of
-:mod:`kemps_sim.study.trials` fitted by :mod:`kemps_sim.study.estimators`, into a :class:`HumanFit` that prints as
-a tidy table and gives a :class:`~kemps_sim.profiles.PlayerProfile` (``kemps-sim calibrate`` writes it as a
-profile file, :mod:`kemps_sim.profile_file`).
+:mod:`kemps_sim.study.trials` fitted by :mod:`kemps_sim.study.estimators` and :mod:`kemps_sim.study.ex_gaussian`,
+into a :class:`HumanFit` that prints as a tidy table and gives a :class:`~kemps_sim.profiles.PlayerProfile`
+(``kemps-sim calibrate`` writes it as a profile file, :mod:`kemps_sim.profile_file`).
 
 What is fitted, and where it goes in the profile:
 
@@ -33,16 +33,8 @@ import pandas as pd
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.profiles import TIME_LOWER_BOUNDS, PlayerProfile
-from kemps_sim.study.estimators import (
-    CONFIDENCE,
-    INTERVALS,
-    N_RESAMPLES,
-    Estimate,
-    fit_ex_gaussian,
-    fit_lognormal,
-    fit_observer,
-    pool,
-)
+from kemps_sim.study.estimators import CONFIDENCE, Estimate, fit_lognormal, fit_observer, pool
+from kemps_sim.study.ex_gaussian import INTERVALS, N_RESAMPLES, fit_ex_gaussian
 from kemps_sim.study.trials import CALL_WINDOW, REACTION_CAP, detection_trials, swap_trials
 from kemps_sim.suggest import did_you_mean
 
@@ -195,7 +187,7 @@ class HumanFit:
 
 
 def fit_study(data: str | Path | Mapping[str, pd.DataFrame], participant: str | None = None, group: bool = False,
-              *, window: float = CALL_WINDOW, cap: float = REACTION_CAP, intervals: str = "wald", seed: int = 0,
+              *, window: float = CALL_WINDOW, cap: float = REACTION_CAP, intervals: str = "profile", seed: int = 0,
               n_resamples: int = N_RESAMPLES, confidence: float = CONFIDENCE,
               base: PlayerProfile | None = None) -> HumanFit:
     """Fit the human parameters of the sessions in ``data`` (a data folder, a session folder, or the tables
@@ -205,9 +197,9 @@ def fit_study(data: str | Path | Mapping[str, pd.DataFrame], participant: str | 
     that person's partially pooled estimates make the profile); neither needs data of exactly one participant.
     ``window`` and ``cap`` are those of :func:`~kemps_sim.study.trials.detection_trials` and
     :func:`~kemps_sim.study.trials.swap_trials`; ``intervals`` says how the reaction and speech intervals are found
-    (:func:`~kemps_sim.study.estimators.fit_ex_gaussian`: ``"wald"`` or ``"bootstrap"``, whose ``n_resamples`` are
-    drawn from ``seed``, each participant's own stream, so a person's intervals do not depend on who else is in the
-    data).
+    (:func:`~kemps_sim.study.ex_gaussian.fit_ex_gaussian`: ``"profile"``, ``"wald"`` or ``"bootstrap"``, whose
+    ``n_resamples`` are drawn from ``seed``, each participant's own stream, so a person's intervals do not depend on
+    who else is in the data).
     """
     if intervals not in INTERVALS:
         raise ConfigError(f"intervals = {intervals!r}: must be one of {', '.join(INTERVALS)}")
@@ -252,7 +244,7 @@ def fit_study(data: str | Path | Mapping[str, pd.DataFrame], participant: str | 
 
 
 def fit_person(swaps: pd.DataFrame, detections: pd.DataFrame, rng: np.random.Generator | None = None,
-               base: PlayerProfile | None = None, intervals: str = "wald", n_resamples: int = N_RESAMPLES,
+               base: PlayerProfile | None = None, intervals: str = "profile", n_resamples: int = N_RESAMPLES,
                confidence: float = CONFIDENCE) -> dict[str, Estimate]:
     """One person's estimates by parameter (:data:`PARAMETERS`) from their swap and detection trials (``rng``:
     the bootstrap's, with ``intervals="bootstrap"``). Speech is the call latency of hits less the mean of
