@@ -16,6 +16,7 @@ import pytest
 from scipy.stats import CensoredData, binomtest, fisher_exact, logrank
 
 from kemps_sim import PlayerProfile, preset_names, simulate_match
+from kemps_sim.scoring import Outcome
 from kemps_sim.trace import CallHeard, HandFour
 from tests.test_agents_collecting import km_median
 
@@ -116,3 +117,12 @@ def test_cautious_calls_wrongly_less_often_and_rightly_later_than_eager(preset):
     # 'less': the first sample (cautious) gets its right calls in at a lower rate than the second (eager)
     assert logrank(cautious, eager, alternative="less").pvalue < 1e-3
     assert km_median(cautious) > km_median(eager)
+
+
+def test_a_table_of_loss_averse_callers_ends_its_rounds_by_calls():
+    """Four ``cautious`` seats: their belief in a signalling partner stops short of certainty (a signal and a fake
+    look alike: :meth:`kemps_sim.belief.Belief.limit`) and below the threshold of a look that settles it, so when
+    they waited for such a look every round ran to the engine's time cap. Weighing what a look can settle puts the
+    threshold below the limit (:mod:`kemps_sim.belief.decision`): in 20 matches every round ends in a call."""
+    ends = [rnd.outcome for seed in range(20) for rnd in simulate_match("standard", "cautious", seed=seed).rounds]
+    assert len(ends) >= 20 and Outcome.TIMEOUT not in ends, ends

@@ -5,6 +5,7 @@ call threshold, against their closed forms."""
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import math
 
 import numpy as np
@@ -131,6 +132,28 @@ def test_belief_of_a_partner_rises_with_its_signal_and_its_evidence_fades_with_s
     assert belief.ratio(obs, 2) == pytest.approx(at_once * math.exp(-belief.signal_rate * hits * 57.0), rel=1e-9)
 
 
+def test_however_often_the_partner_signals_the_belief_stops_at_its_limit():
+    """A signal and a fake look alike, so each sighting of the partner's signal lifts the belief toward
+    P(H) / (P(H) + P(F)) = 1 / (1 + r), r the odds that the pair's deliberate-looking gesture is a fake, and no
+    further: :meth:`Belief.limit`, which the caller reads to know when waiting for another sighting is pointless."""
+    log: list = [PlayStarted(0.0, 1, ()), took(1.0, 2, "2C", "9H"), took(2.0, 2, "3C", "9D")]
+    percepts: list = []
+    belief = Belief(0, 4, np.random.default_rng(0))
+    obs = view("KS KH 4D 5C", "2C 3C 6H 7H", log, percepts=percepts, now=20.0)
+    belief.refresh(obs)
+    odds = belief.honesty.fake_odds(belief.pair, belief.tell(2))
+    assert odds > 0  # an untold partner may gesture by accident: not trusted blindly
+    limit = belief.limit(obs, 2)
+    assert limit == pytest.approx(1.0 / (1.0 + odds), rel=1e-12)
+    seen = [belief.probability(obs, 2)]
+    for k in range(12):
+        percepts.append(Percept(2, "ear", 2.0, 4.0, "fixated", 3.0 + k))
+        belief.refresh(obs)
+        seen.append(belief.probability(obs, 2))
+    assert all(low <= high * (1 + 1e-12) <= limit * (1 + 2e-12) for low, high in itertools.pairwise(seen)), seen
+    assert seen[1] < 0.99 * limit and seen[-1] == pytest.approx(limit, rel=1e-9), seen
+
+
 def test_a_wrong_call_while_play_goes_on_settles_only_the_hands_it_showed():
     rules = load_rules("kems")  # play goes on after a wrong call; both of an accused pair are checked
     log: list = [PlayStarted(0.0, 1, ()), took(1.0, 1, "2C", "9H"), took(1.5, 3, "3C", "9D"),
@@ -231,6 +254,30 @@ def test_the_threshold_is_where_calling_and_waiting_are_worth_the_same():
             assert advantage(p, stakes, h, risk) == pytest.approx(0.0, abs=1e-12)
             assert advantage(p + 0.01, stakes, h, risk) > 0 > advantage(p - 0.01, stakes, h, risk)
     assert threshold(stakes, 0.0, 1.0) == 1.0  # nothing to lose by waiting: never call short of certainty
+
+
+def test_a_look_that_cannot_settle_it_lowers_the_threshold_below_the_belief_s_limit():
+    """With the belief's limit p̄ < 1 (a fake looks like a signal), waiting brings the belief to p̄ at most:
+    p* = wL / (wL + h(G + M) + (1 - h) wL (1 - p̄)/p̄), where calling and waiting are worth the same; below p̄ when
+    anything hurries the caller (h > 0: a belief rising toward its limit crosses it), at p̄ when nothing does; at
+    p̄ = 1 the threshold of a settling look; when a call at p̄ is not worth making, waiting is never calling:
+    p* = wL / (wL + G + hM)."""
+    stakes = Stakes(gain=1.0, loss=1.0, missed=1.0)
+    for h in (0.0, 0.02, 0.5):
+        for risk in (0.5, 2.25):
+            assert threshold(stakes, h, risk, 1.0) == threshold(stakes, h, risk)
+            for limit in (0.95, 0.974, 0.7):
+                loss = risk * stakes.loss
+                p = threshold(stakes, h, risk, limit)
+                if limit * stakes.gain > (1 - limit) * loss:
+                    assert p == pytest.approx(loss / (loss + 2 * h + (1 - h) * loss * (1 - limit) / limit))
+                    assert p < limit if h > 0 else p == pytest.approx(limit)
+                else:
+                    assert p == pytest.approx(loss / (loss + 1 + h))
+                assert advantage(p, stakes, h, risk, limit) == pytest.approx(0.0, abs=1e-12)
+                assert advantage(p + 0.01, stakes, h, risk, limit) > 0 > advantage(p - 0.01, stakes, h, risk, limit)
+    # the cautious seats of a table that never called: w 2.25, h 1.8 %, a limit of 0.947 against p* 0.984 before
+    assert threshold(stakes, 0.018, 2.25) > 0.98 > 0.947 > threshold(stakes, 0.018, 2.25, 0.947)
     assert hazard(0.2, 5.0) == pytest.approx(1 - math.exp(-1.0))
 
 

@@ -16,6 +16,20 @@ h = 1 − exp(−λ·τ): λ the rate at which the other side settles it (measur
 :mod:`kemps_sim.belief.fitted`) and τ the expected seconds to the caller's next sight of the signal, from its own
 hit probability.
 
+**What a look can settle.** A partner's signal and a fake look alike, so however often the signal is seen the
+belief in the partner's four stops at p̄ = P(H) / (P(H) + P(F)) (:meth:`Belief.limit`): the next look does not
+settle the matter, it brings the belief to p̄ at most, and a call made then is still wrong with probability
+1 − p̄. Waiting for that look is worth (p/p̄)·(1 − h)·(p̄·G − (1 − p̄)·w·L) − p·h·M, so a Kemps is called when
+
+    p ≥ p* = w·L / (w·L + h·(G + M) + (1 − h)·w·L·(1 − p̄)/p̄),
+
+which is the threshold above at p̄ = 1 and lies below p̄ whenever anything hurries the caller (h > 0), so a belief
+that rises toward its limit crosses it; if a call at the limit is not worth making (p̄·G < (1 − p̄)·w·L), waiting
+means never calling and p* = w·L / (w·L + G + h·M). Without this, a caller whose p* lay above p̄ waited for a look
+that could never settle anything, round after round (a table of loss-averse callers never called at all). Stop Kemps
+keeps p̄ = 1: its limit is the opponents' honesty, and a seat that distrusts a pair's gestures rightly leaves them
+alone.
+
 :class:`Caller` applies this to every call a seat may make: Kemps or Double Kemps on its partner and Stop Kemps on
 each player it may accuse. A call answers something seen: 004 warns "do not call on a hunch: you need to have seen
 the signal", and Kemps is the partner noticing the signal, so a call needs a percept of its player since that
@@ -68,16 +82,29 @@ def hazard(rate: float, wait: float) -> float:
     return 1.0 - math.exp(-rate * min(wait, MAX_WAIT))
 
 
-def threshold(stakes: Stakes, hazard_: float, risk: float) -> float:
-    """p*: the belief above which calling now is worth more than waiting (1 if waiting never costs anything)."""
+def _pull(stakes: Stakes, hazard_: float, loss: float, limit: float) -> float:
+    """What calling now gains over waiting per unit of belief (module doc): ``h·(G + M)`` when the next look settles
+    it (``limit`` 1); with a ``limit`` below 1, also the wrong-call risk that waiting would leave; and when a call at
+    the limit is not worth making, waiting means never calling: ``G + h·M``."""
+    if limit >= 1.0:
+        return hazard_ * (stakes.gain + stakes.missed)
+    if limit * stakes.gain > (1.0 - limit) * loss:
+        return hazard_ * (stakes.gain + stakes.missed) + (1.0 - hazard_) * loss * (1.0 - limit) / limit
+    return stakes.gain + hazard_ * stakes.missed
+
+
+def threshold(stakes: Stakes, hazard_: float, risk: float, limit: float = 1.0) -> float:
+    """p*: the belief above which calling now is worth more than waiting (1 if waiting never costs anything);
+    ``limit``: the most further sightings could make the belief (1: the next look settles the matter)."""
     loss = risk * stakes.loss
-    pull = hazard_ * (stakes.gain + stakes.missed)
+    pull = _pull(stakes, hazard_, loss, limit)
     return loss / (loss + pull) if pull > 0 else 1.0
 
 
-def advantage(p: float, stakes: Stakes, hazard_: float, risk: float) -> float:
+def advantage(p: float, stakes: Stakes, hazard_: float, risk: float, limit: float = 1.0) -> float:
     """Expected value of calling now less that of waiting (positive: call)."""
-    return p * hazard_ * (stakes.gain + stakes.missed) - (1.0 - p) * risk * stakes.loss
+    loss = risk * stakes.loss
+    return p * _pull(stakes, hazard_, loss, limit) - (1.0 - p) * loss
 
 
 @dataclass(frozen=True)
@@ -140,8 +167,9 @@ class Caller:
         self.floor_kemps = self._p_star(self.kemps, 1.0)
         self.floor_stop = min((self._p_star(s, 1.0) for s in self.stops.values()), default=1.0)
 
-    def _p_star(self, stakes: Stakes, hazard_: float, risk: float | None = None) -> float:
-        return self.fixed if self.fixed is not None else threshold(stakes, hazard_, self.risk if risk is None else risk)
+    def _p_star(self, stakes: Stakes, hazard_: float, risk: float | None = None, limit: float = 1.0) -> float:
+        return self.fixed if self.fixed is not None else threshold(stakes, hazard_, self.risk if risk is None else risk,
+                                                                   limit)
 
     def risk_about(self, seat: int) -> float:
         """The weight on a wrong call's cost for a call about ``seat``: ``risk``, raised toward :data:`LEISURE` by
@@ -210,10 +238,11 @@ class Caller:
             options = [(self.kemps, CallKemps())]
             if holding_four and self.double is not None:
                 options.append((self.double, CallDoubleKemps()))
+            limit = belief.limit(obs, partner) if self.fixed is None else 1.0
             for stakes, intent in options:
-                p_star = self._p_star(stakes, h, risk)
+                p_star = self._p_star(stakes, h, risk, limit)
                 if p >= p_star:
-                    yield advantage(p, stakes, h, risk), Choice(intent, p, p_star)
+                    yield advantage(p, stakes, h, risk, limit), Choice(intent, p, p_star)
         if not self.stop or obs.barred_from_stop or not self.targets:
             return
         for members in self.stop_pairs:

@@ -231,14 +231,31 @@ class Belief:
             return 0.0
         if lp >= CERTAIN:
             return 1.0
-        prior = 1.0 / (1.0 + math.exp(-lp))
         ratio = self.ratio(obs, seat)
+        prior, fake = self._prior_and_fake(lp, seat)
+        held = prior * ratio
+        return held / (held + fake * ratio + (1.0 - prior - fake))
+
+    def limit(self, obs: Observation, seat: int) -> float:
+        """The most that any number of further sightings could make :meth:`probability`: P(H) / (P(H) + P(F)) as
+        Λ grows without bound, since a signal and a fake look alike (the prior and the honesty as they stand now)."""
+        lp = self.log_prior(obs, seat)
+        if lp <= IMPOSSIBLE:
+            return 0.0
+        if lp >= CERTAIN:
+            return 1.0
+        prior, fake = self._prior_and_fake(lp, seat)
+        return prior / (prior + fake)
+
+    def _prior_and_fake(self, lp: float, seat: int) -> tuple[float, float]:
+        """P(H) from the prior's log-odds, and P(F) (a deliberate-looking gesture without a four; none from a
+        trusted partner)."""
+        prior = 1.0 / (1.0 + math.exp(-lp))
         assert self.honesty is not None
         pair = self.pair_by_seat[seat]
         trusted = pair == self.pair and self.trust_partner
         fake = 0.0 if trusted else min(prior * self.honesty.fake_odds(pair, self.tell(seat)), 1.0 - prior)
-        held = prior * ratio
-        return held / (held + fake * ratio + (1.0 - prior - fake))
+        return prior, fake
 
     def ratio(self, obs: Observation, seat: int) -> float:
         """Λ: the likelihood ratio of what this seat perceived of ``seat`` since it last touched the middle."""
