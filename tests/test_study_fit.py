@@ -32,7 +32,7 @@ from kemps_sim.cli.play import as_json
 from kemps_sim.profile_file import load_profile_file, write_profile_file
 from kemps_sim.study import load_sessions
 from kemps_sim.study.estimators import MIN_TRIALS, Estimate, fit_lognormal, fit_observer, pool
-from kemps_sim.study.ex_gaussian import WELL_COVERED, fit_ex_gaussian, log_likelihood
+from kemps_sim.study.ex_gaussian import WELL_COVERED, _maximum, fit_ex_gaussian, log_likelihood
 from kemps_sim.study.fit import PARAMETERS, fit_study
 from kemps_sim.study.schema import TABLES
 from kemps_sim.study.trials import detection_trials, swap_trials
@@ -233,53 +233,107 @@ def test_bootstrap_intervals_are_percentiles_reproducible_from_the_generator():
         fit_ex_gaussian(times, ("mu", "sigma", "tau"), intervals="jackknife")
 
 
+def edges(times: np.ndarray, fixed: dict[int, float]) -> float:
+    """The most the likelihood reaches at its edges with ``fixed`` parameters held (sigma = 0: a shifted
+    exponential, mu at most the least time; tau = 0: a normal), worked out here from the two densities."""
+    low, best = float(np.min(times)), -math.inf
+    if fixed.get(1, 0.0) == 0.0:  # sigma 0: tau = mean - mu at mu's best, mu = min unless held
+        mu = fixed.get(0, low)
+        if mu <= low:
+            tau = fixed.get(2, float(np.mean(times)) - mu)
+            best = max(best, float(stats.expon.logpdf(times, mu, tau).sum()))
+    if fixed.get(2, 0.0) == 0.0:  # tau 0: a normal, its mean and sd at their best unless held
+        mu = fixed.get(0, float(np.mean(times)))
+        sd = fixed.get(1, math.sqrt(float(np.mean((times - mu) ** 2))))
+        if sd > 0:
+            best = max(best, float(stats.norm.logpdf(times, mu, sd).sum()))
+    return best
+
+
 def profile_drop(times: np.ndarray, index: int, value: float) -> float:
-    """2(ℓ̂ − ℓ_p(value)) found independently of the module: Powell from several starts, in the natural scale."""
+    """2(ℓ̂ − ℓ_p(value)) found independently of the module's search: Powell from several starts in the natural
+    scale, and the edges in closed form."""
     def best(fixed: dict[int, float]) -> float:
         free = [i for i in range(3) if i not in fixed]
         def negative(point: np.ndarray) -> float:
             full = {**fixed, **dict(zip(free, point, strict=True))}
-            if full[1] <= 0 or full[2] <= 0:
-                return math.inf
-            return -float(stats.exponnorm.logpdf(times, full[2] / full[1], full[0], full[1]).sum())
+            return math.inf if full[1] <= 0 or full[2] <= 0 else -log_likelihood(times, full[0], full[1], full[2])
         starts = [(float(np.mean(times)) - 0.1, 0.05, 0.1), (float(np.min(times)), 0.02, 0.25),
                   (float(np.median(times)), 0.1, 0.05)]
-        return min(optimize.minimize(negative, [start[i] for i in free], method="Powell",
-                                     options={"xtol": 1e-9, "ftol": 1e-12}).fun for start in starts)
-    return 2 * (best({index: value}) - best({}))
+        interior = -min(optimize.minimize(negative, [start[i] for i in free], method="Powell",
+                                          options={"xtol": 1e-9, "ftol": 1e-12}).fun for start in starts)
+        return max(interior, edges(times, fixed))
+    return 2 * (best({}) - best({index: value}))
 
 
-@pytest.mark.parametrize("seed", [3, 11])
+@pytest.mark.parametrize("seed", [0, 3, 6, 11, 27])
 def test_profile_intervals_end_where_the_likelihood_ratio_reaches_its_chi_square_quantile(seed):
+    """Seeds 0, 6 and 27 have their maximum at sigma's edge or a profile with two branches."""
     rng = np.random.default_rng(seed)
     times = rng.normal(0.6, 0.07, 40) + rng.exponential(0.2, 40)
     fitted = fit_ex_gaussian(times, ("mu", "sigma", "tau"))
     assert all(math.isclose(e.se, (e.upper - e.lower) / (2 * stats.norm.ppf(0.975))) for e in fitted)
     for index, e in enumerate(fitted):
-        assert "profile-likelihood" in e.method and e.lower < e.estimate < e.upper
+        assert "profile-likelihood" in e.method and e.lower <= e.estimate < e.upper
         assert profile_drop(times, index, e.estimate) == pytest.approx(0, abs=1e-4)
         for end in (e.lower, e.upper):
-            if end == 0:  # the likelihood does not fall far enough before the edge: all of (0, upper] is inside
-                assert index > 0 and profile_drop(times, index, 1e-6) < stats.chi2.ppf(0.95, 1)
+            if end == 0:  # the likelihood does not fall far enough before the edge: all of [0, upper] is inside
+                assert index > 0 and profile_drop(times, index, 0.0) < stats.chi2.ppf(0.95, 1)
             else:
                 assert profile_drop(times, index, end) == pytest.approx(stats.chi2.ppf(0.95, 1), abs=0.02)
+
+
+def test_the_maximum_is_the_best_of_the_inside_and_the_edges():
+    """At 40 trials the shifted exponential (sigma 0) often fits better than any interior point (seed 6 here)."""
+    for seed in range(12):
+        rng = np.random.default_rng(seed)
+        times = rng.normal(0.6, 0.07, 40) + rng.exponential(0.2, 40)
+        _, top, _ = _maximum(times)
+        assert top >= edges(times, {}) - 1e-9 and top >= -optimize.minimize(
+            lambda p, t=times: -log_likelihood(t, p[0], *np.exp(p[1:])), [0.6, math.log(0.07), math.log(0.2)],
+            method="Powell").fun - 1e-6
+    rng = np.random.default_rng(6)
+    times = rng.normal(0.6, 0.07, 40) + rng.exponential(0.2, 40)
+    mu, sigma, tau = fit_ex_gaussian(times, ("mu", "sigma", "tau"))
+    assert (mu.estimate, sigma.estimate, tau.estimate) == (times.min(), 0.0, pytest.approx(times.mean() - times.min()))
 
 
 def test_a_fit_at_the_edge_gets_a_profile_interval_from_zero_where_wald_has_none():
     """Times with no Gaussian spread at all (a shifted exponential): sigma's maximum is at its edge, 0."""
     times = 0.5 + np.random.default_rng(4).exponential(0.2, 40)
     mu, sigma, tau = fit_ex_gaussian(times, ("mu", "sigma", "tau"))
-    assert sigma.estimate < 1e-3 and sigma.lower == 0.0 and sigma.estimate <= sigma.upper < 0.1
+    assert sigma.estimate == 0.0 and sigma.lower == 0.0 and 0 < sigma.upper < 0.1
     assert profile_drop(times, 1, sigma.upper) == pytest.approx(stats.chi2.ppf(0.95, 1), abs=0.02)
     assert mu.lower < mu.estimate < mu.upper and tau.lower < tau.estimate < tau.upper
+    wald = fit_ex_gaussian(times, ("mu", "sigma", "tau"), intervals="wald")
+    assert all(math.isnan(e.lower) and "at an edge" in e.method for e in wald)
 
 
-def test_ex_gaussian_log_likelihood_is_scipys_and_small_samples_carry_a_note():
+def test_intervals_move_with_the_times_and_do_not_depend_on_where_zero_is():
+    rng = np.random.default_rng(2024)
+    times = rng.normal(0.6, 0.07, 30) + rng.exponential(0.2, 30)
+    here, there = fit_ex_gaussian(times, "abc"), fit_ex_gaussian(times + 1000.0, "abc")
+    assert there[0].lower - 1000 == pytest.approx(here[0].lower, abs=1e-4)
+    assert there[0].upper - 1000 == pytest.approx(here[0].upper, abs=1e-4)
+    for a, b in zip(here[1:], there[1:], strict=True):
+        assert (b.lower, b.upper) == (pytest.approx(a.lower, abs=1e-4), pytest.approx(a.upper, abs=1e-4))
+
+
+@pytest.mark.parametrize("times", [np.zeros(15), np.full(20, 0.5), np.array([0.4] * 10 + [0.7] * 10)])
+def test_times_of_fewer_than_three_values_are_not_fitted(times):
+    assert all(not e.fitted and "distinct values (an ex-Gaussian needs at least 3)" in e.note
+               for e in fit_ex_gaussian(times, "abc"))
+
+
+def test_ex_gaussian_log_likelihood_is_scipys_and_its_limits_and_small_samples_carry_a_note():
     rng = np.random.default_rng(5)
     times = rng.normal(0.4, 0.05, 69) + rng.exponential(0.1, 69)
     for mu, sigma, tau in ((0.4, 0.05, 0.1), (0.3, 0.01, 0.3), (0.5, 0.2, 0.02)):
         assert log_likelihood(times, mu, sigma, tau) == pytest.approx(
             stats.exponnorm.logpdf(times, tau / sigma, mu, sigma).sum(), rel=1e-9)
+    # far from scipy's reach: tau → 0 is a normal, sigma → 0 a shifted exponential
+    assert log_likelihood(times, 0.45, 0.07, 0.07e-8) == pytest.approx(stats.norm.logpdf(times, 0.45, 0.07).sum())
+    assert log_likelihood(times, 0.2, 1e-9, 0.25) == pytest.approx(stats.expon.logpdf(times, 0.2, 0.25).sum())
     assert all(f"69 trials: below {WELL_COVERED}" in e.note for e in fit_ex_gaussian(times, "abc"))
     assert all(e.note == "" for e in fit_ex_gaussian(np.append(times, 0.5), "abc"))
 

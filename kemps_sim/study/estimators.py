@@ -29,7 +29,8 @@ CONFIDENCE = 0.95
 @dataclass(frozen=True)
 class Estimate:
     """One parameter fitted to ``n`` trials: the estimate, its interval and standard error (NaN when not fitted),
-    how it was found (``method``), and, when it was not fitted, why (``note``)."""
+    how it was found (``method``), and a ``note``: why it was not fitted, or what to keep in mind when reading
+    it (an ex-Gaussian's intervals from few trials cover less than their level)."""
 
     parameter: str
     estimate: float

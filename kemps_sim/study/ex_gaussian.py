@@ -16,15 +16,18 @@ Coverage of nominal 95 % intervals of simulated people with speech times drawn a
 ====== ======================== ========================
 trials profile                  wald
 ====== ======================== ========================
-30     0.882 0.853 0.922        0.858 0.820 0.940
-50     0.920 0.930 0.938        0.905 0.917 0.950
-70     0.938 0.940 0.935        0.912 0.925 0.943
-150    0.973 0.965 0.945        0.953 0.955 0.950
+30     0.850 0.815 0.907        0.885 0.745 0.950
+50     0.902 0.905 0.927        0.920 0.887 0.955
+70     0.927 0.927 0.927        0.938 0.922 0.948
+150    0.970 0.965 0.945        0.953 0.955 0.948
 ====== ======================== ========================
 
-So below about :data:`WELL_COVERED` trials no kind reaches its level (sigma is the hardest: at 30 trials an
-exponential tail of 0.2 s hides a Gaussian spread of 0.05-0.1 s), and such a fit says so in its ``note`` and
-``method``.
+(Wald intervals at an edge, where they cannot be found, are the bootstrap's: the script passes a generator.)
+
+So below about :data:`WELL_COVERED` trials neither kind reaches its level. Sigma is the hardest: at 30 trials an
+exponential tail of 0.2 s hides a Gaussian spread of 0.05-0.1 s, and the likelihood's maximum is often at sigma = 0
+(the times look like a shifted exponential). The profile intervals cover sigma best; the Wald ones mu and tau a
+little better. A fit from fewer trials says so in its ``note`` and ``method``.
 """
 
 from __future__ import annotations
@@ -46,13 +49,21 @@ N_RESAMPLES = 199
 INTERVALS = ("profile", "wald", "bootstrap")
 #: Fewer trials than this and a fit's intervals cover less than their level (the table above): its note says so.
 WELL_COVERED = 70
-_PARAMETERS = ("mu", "sigma", "tau")
+#: What the small-sample note says the intervals covered (the table above, profile intervals).
+SMALL_SAMPLE_COVERAGE = "profile intervals covered 0.81-0.91 at 30, 0.90-0.93 at 50"
+_SQRT2 = math.sqrt(2.0)
 
 
 def log_likelihood(x: np.ndarray, mu: float, sigma: float, tau: float) -> float:
-    """The ex-Gaussian log-likelihood of ``x``: Σ −log τ + (μ − x)/τ + σ²/(2τ²) + log Φ((x − μ)/σ − σ/τ)."""
-    return float(np.sum((mu - x) / tau + special.log_ndtr((x - mu) / sigma - sigma / tau))
-                 + len(x) * (sigma * sigma / (2 * tau * tau) - math.log(tau)))
+    """The ex-Gaussian log-likelihood of ``x`` (sigma, tau > 0): Σ −log τ + (μ − x)/τ + σ²/(2τ²) + log Φ(z), z = (x −
+    μ)/σ − σ/τ. Where z < 0 the last three terms nearly cancel when σ/τ is large, so there it is computed as
+    −a²/2 + log(erfcx(−z/√2)/2), a = (x − μ)/σ, the same value without the cancellation."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        a = (x - mu) / sigma
+        z = a - sigma / tau
+        upper = (mu - x) / tau + sigma * sigma / (2 * tau * tau) + special.log_ndtr(z)
+        lower = -0.5 * a * a + np.log(special.erfcx(-z / _SQRT2) / 2)
+        return float(np.sum(np.where(z >= 0, upper, lower))) - len(x) * math.log(tau)
 
 
 def fit_ex_gaussian(times: Sequence[float] | np.ndarray, parameters: Sequence[str],
@@ -63,10 +74,13 @@ def fit_ex_gaussian(times: Sequence[float] | np.ndarray, parameters: Sequence[st
     intervals of the kind ``intervals`` and standard errors (for pooling: the interval's half-width over z for
     profile intervals, the observed information's or the resamples' otherwise).
 
-    The maximum is found by ``scipy.stats.exponnorm.fit`` and polished in (mu, log sigma, log tau) by Nelder-Mead,
-    so that the profile's ℓ̂ is the maximum. Bootstrap resamples are drawn with ``rng`` (needed then); a Wald
-    interval that cannot be found (the estimate at the edge) is replaced by the bootstrap's if ``rng`` is given.
-    ``what`` names the trials in the reason a parameter was not fitted.
+    The maximum is the best of an interior one (``scipy.stats.exponnorm.fit``, polished in (mu, log sigma, log
+    tau) by Nelder-Mead) and the two edges, found in closed form: sigma = 0 (a shifted exponential: mu = min,
+    tau = mean − min) and tau = 0 (a normal). At a few dozen trials the sigma = 0 edge is often the maximum, and
+    the estimate is then sigma = 0. Bootstrap resamples are drawn with ``rng`` (needed then); a Wald interval that
+    cannot be found (at an edge) is replaced by the bootstrap's if ``rng`` is given. Fewer than
+    :data:`MIN_TRIALS` times, or fewer than three distinct ones (the likelihood has no maximum), are not fitted;
+    ``what`` names the trials in the reason.
     """
     if intervals not in INTERVALS:
         raise ConfigError(f"intervals = {intervals!r}: must be one of {', '.join(INTERVALS)}")
@@ -74,11 +88,14 @@ def fit_ex_gaussian(times: Sequence[float] | np.ndarray, parameters: Sequence[st
     x = x[np.isfinite(x)]
     if len(x) < MIN_TRIALS:
         return not_fitted(parameters, len(x), too_few(len(x), what))
+    if len(distinct := np.unique(x)) < 3:
+        return not_fitted(parameters, len(x), f"{len(x)} {what} of {len(distinct)} distinct values (an "
+                                              "ex-Gaussian needs at least 3)")
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore", RuntimeWarning)  # the optimisers' trial steps overflow now and then
-        values, top = _maximum(x)
+        values, top, inside = _maximum(x)
         if intervals == "profile":
-            low, high, se, method = _profile(x, values, top, confidence)
+            low, high, se, method = _profile(x, values, top, inside, confidence)
         elif intervals == "bootstrap":
             low, high, se, method = _bootstrap(x, values, rng, n_resamples, confidence)
         else:
@@ -87,7 +104,7 @@ def fit_ex_gaussian(times: Sequence[float] | np.ndarray, parameters: Sequence[st
                 low, high, se, fallback = _bootstrap(x, values, rng, n_resamples, confidence)
                 method = f"{method}; so {fallback}"
     note = (f"{len(x)} {what}: below {WELL_COVERED} an ex-Gaussian's {confidence:.0%} intervals cover less than "
-            "that (0.85-0.92 at 30, 0.92-0.94 at 50)") if len(x) < WELL_COVERED else ""
+            f"that ({SMALL_SAMPLE_COVERAGE})") if len(x) < WELL_COVERED else ""
     method = "; ".join(part for part in (f"ex-Gaussian MLE, {method}", note) if part)
     return [Estimate(name, float(value), float(lo), float(hi), len(x), method, float(error), note)
             for name, value, lo, hi, error in zip(parameters, values, low, high, se, strict=True)]
@@ -98,24 +115,55 @@ def _natural(point: np.ndarray) -> tuple[float, float, float]:
     return float(point[0]), math.exp(point[1]), math.exp(point[2])
 
 
-def _maximum(x: np.ndarray) -> tuple[np.ndarray, float]:
-    """The maximum-likelihood (mu, sigma, tau) and the log-likelihood there."""
+def _floor(x: np.ndarray) -> float:
+    """The least sigma or tau an optimiser starts from (a twentieth of the times' spread): the edge values 0
+    have no logarithm."""
+    return 0.05 * float(np.std(x))
+
+
+def _maximum(x: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+    """The maximum-likelihood (mu, sigma, tau), the log-likelihood there (the best of the interior maximum and
+    the two edges, sigma = 0 and tau = 0), and the interior maximum."""
     shape, loc, scale = stats.exponnorm.fit(x)
-    start = np.array([loc, math.log(max(scale, 1e-9)), math.log(max(shape * scale, 1e-9))])
+    floor = _floor(x)
+    start = np.array([loc, math.log(max(scale, floor)), math.log(max(shape * scale, floor))])
     found = optimize.minimize(lambda point: -log_likelihood(x, *_natural(point)), start, method="Nelder-Mead",
                               options={"xatol": 1e-8, "fatol": 1e-9, "maxfev": 4000})
     best = found.x if found.fun <= -log_likelihood(x, *_natural(start)) else start
-    return np.array(_natural(best)), log_likelihood(x, *_natural(best))
+    n, low, mean = len(x), float(x.min()), float(x.mean())
+    spread = float(np.mean((x - mean) ** 2))
+    candidates = [(log_likelihood(x, *_natural(best)), _natural(best)),
+                  (-n * (1 + math.log(mean - low)), (low, 0.0, mean - low)),
+                  (-n / 2 * (1 + math.log(2 * math.pi * spread)), (mean, math.sqrt(spread), 0.0))]
+    top, values = max(candidates, key=lambda candidate: candidate[0])
+    return np.array(values), top, np.array(_natural(best))
 
 
-def _profile(x: np.ndarray, values: np.ndarray, top: float,
+def _edge(x: np.ndarray, index: int, theta: float) -> float:
+    """The most the likelihood reaches at an edge with parameter ``index`` held at ``theta`` (closed forms):
+    sigma = 0 is a shifted exponential (mu at most the least time), tau = 0 a normal; sigma or tau held at 0 is
+    that edge's maximum."""
+    n, low, mean = len(x), float(x.min()), float(x.mean())
+    if index > 0 and theta <= 0:  # the edge itself: a shifted exponential (sigma 0) or a normal (tau 0), at best
+        return -n * (1 + math.log(mean - low)) if index == 1 else -n / 2 * (1 + math.log(2 * math.pi * float(
+            np.mean((x - mean) ** 2))))
+    if index == 0:
+        normal = -n / 2 * (1 + math.log(2 * math.pi * float(np.mean((x - theta) ** 2))))
+        return max(normal, -n * (1 + math.log(mean - theta))) if theta <= low else normal
+    if index == 1:
+        return -n * math.log(theta) - n / 2 * math.log(2 * math.pi) - float(np.sum((x - mean) ** 2)) / (2 * theta**2)
+    return -n * math.log(theta) - n * (mean - low) / theta
+
+
+def _profile(x: np.ndarray, values: np.ndarray, top: float, inside: np.ndarray,
              confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
-    """Likelihood-ratio intervals of mu, sigma and tau from their profile likelihoods."""
+    """Likelihood-ratio intervals of mu, sigma and tau from their profile likelihoods, searched in steps of
+    about a standard error of the mean (so that they do not depend on where the times' zero is)."""
     drop = float(stats.chi2.ppf(confidence, 1)) / 2
+    step = float(np.std(x)) / math.sqrt(len(x))
     low, high = np.empty(3), np.empty(3)
     for index in range(3):
-        excess = _profile_excess(x, values, top, index, drop)
-        step = max(abs(float(values[index])) * 0.1, 0.01)
+        excess = _profile_excess(x, values, top, inside, index, drop)
         low[index] = _crossing(excess, float(values[index]), -step, positive=index > 0)
         high[index] = _crossing(excess, float(values[index]), step, positive=index > 0)
     z = float(stats.norm.ppf(0.5 + confidence / 2))
@@ -123,18 +171,27 @@ def _profile(x: np.ndarray, values: np.ndarray, top: float,
     return low, high, se, "profile-likelihood interval (likelihood ratio, chi-square 1)"
 
 
-def _profile_excess(x: np.ndarray, values: np.ndarray, top: float, index: int,
+def _profile_excess(x: np.ndarray, values: np.ndarray, top: float, inside: np.ndarray, index: int,
                     drop: float) -> Callable[[float], float]:
-    """θ ↦ (ℓ̂ − ℓ_p(θ)) − drop for parameter ``index``: negative inside the interval, positive outside. Each
-    maximisation over the other two parameters starts where the one at the nearest θ already tried ended, and
-    each θ is maximised once."""
+    """θ ↦ (ℓ̂ − ℓ_p(θ)) − drop for parameter ``index``: negative inside the interval, positive outside. ℓ_p(θ) is
+    the best of the edges at θ and of Nelder-Mead searches over the other two parameters from where the search at
+    the nearest θ already tried ended, from the estimate and from the interior maximum (the profile can have an
+    interior and an edge branch, and a search stays on the branch it starts on); each θ is maximised once."""
     others = [i for i in range(3) if i != index]
-    tried = {float(values[index]): np.array([values[i] if i == 0 else math.log(values[i]) for i in others])}
+    floor = _floor(x)
 
+    def nuisance(point: np.ndarray) -> np.ndarray:
+        return np.array([point[i] if i == 0 else math.log(max(point[i], floor)) for i in others])
+
+    estimate, interior = nuisance(values), nuisance(inside)
+    tried = {float(values[index]): estimate}
     found: dict[float, float] = {}
 
     def excess(theta: float) -> float:
         if theta in found:  # the same answer for the same θ (the root finder looks at its bracket's ends again)
+            return found[theta]
+        if index > 0 and theta <= 0:
+            found[theta] = top - _edge(x, index, theta) - drop
             return found[theta]
 
         def negative(point: np.ndarray) -> float:
@@ -144,32 +201,47 @@ def _profile_excess(x: np.ndarray, values: np.ndarray, top: float, index: int,
                 full[i] = float(coordinate) if i == 0 else math.exp(coordinate)
             return -log_likelihood(x, *full)
 
-        point = tried[min(tried, key=lambda known: abs(known - theta))]
-        for _ in range(2):  # a second start where the first ended: Nelder-Mead's simplex can stall short of it
-            best = optimize.minimize(negative, point, method="Nelder-Mead",
-                                     options={"xatol": 1e-5, "fatol": 1e-6, "maxfev": 2000})
-            point = best.x
-        tried[theta] = point
-        found[theta] = top + float(best.fun) - drop
+        nearest = tried[min(tried, key=lambda known: abs(known - theta))]
+        searches = [optimize.minimize(negative, start, method="Nelder-Mead",
+                                      options={"xatol": 1e-6, "fatol": 1e-7, "maxfev": 2000})
+                    for start in _distinct((nearest, estimate, interior))]
+        best = min(searches, key=lambda search: search.fun)
+        tried[theta] = best.x
+        found[theta] = top - max(-float(best.fun), _edge(x, index, theta)) - drop
         return found[theta]
 
     return excess
 
 
+def _distinct(points: tuple[np.ndarray, ...]) -> list[np.ndarray]:
+    """``points`` without repeats, in order."""
+    kept: list[np.ndarray] = []
+    for point in points:
+        if not any(np.array_equal(point, other) for other in kept):
+            kept.append(point)
+    return kept
+
+
 def _crossing(excess: Callable[[float], float], estimate: float, step: float, positive: bool) -> float:
     """Where ``excess`` crosses 0 going from ``estimate`` in the direction of ``step`` (doubling the step until it
-    does): 0 when a positive parameter's likelihood never falls far enough before 0, ±inf when it never does."""
-    near = estimate
+    does): 0 when a positive parameter's likelihood never falls far enough before 0, ±inf when it never does,
+    NaN if the root cannot be bracketed."""
+    near, tolerance = estimate, abs(step) * 1e-3
     for _ in range(40):
         far = near + step
         if positive and far <= 0:
+            if near <= 0:
+                return 0.0
             far = near * 1e-6
             if excess(far) <= 0:
                 return 0.0
         elif excess(far) <= 0:
             near, step = far, step * 2
             continue
-        return float(optimize.brentq(excess, min(near, far), max(near, far), xtol=abs(step) * 1e-3))
+        try:
+            return float(optimize.brentq(excess, min(near, far), max(near, far), xtol=tolerance))
+        except ValueError:  # the profile is not a function the root finder can follow here
+            return math.nan
     return math.copysign(math.inf, step)
 
 
@@ -185,10 +257,12 @@ def _observed_information(x: np.ndarray, values: np.ndarray,
         return stats.exponnorm.logpdf(at, tau / sigma, point[0], sigma).sum(axis=0)
 
     mu, sigma, tau = values
-    point = np.array([mu, math.log(sigma), math.log(tau)])
-    found = hessian(loglikelihood, point, initial_step=0.05, order=4, tolerances={"rtol": 1e-5})
     nan = np.full(3, math.nan)
     method = "Wald interval from the observed information (log scale for sigma and tau)"
+    if sigma <= 0 or tau <= 0:
+        return nan, nan, nan, f"{method}: none, the estimate is at an edge (sigma or tau 0)"
+    point = np.array([mu, math.log(sigma), math.log(tau)])
+    found = hessian(loglikelihood, point, initial_step=0.05, order=4, tolerances={"rtol": 1e-5})
     if not np.all(found.success) or not np.all(np.isfinite(found.ddf)):
         return nan, nan, nan, f"{method}: none, the likelihood's curvature could not be found"
     try:
@@ -209,10 +283,11 @@ def _observed_information(x: np.ndarray, values: np.ndarray,
 def _bootstrap(x: np.ndarray, values: np.ndarray, rng: np.random.Generator | None,
                n_resamples: int, confidence: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
     """Percentile bootstrap intervals and standard errors of mu, sigma and tau, each resample refitted by
-    ``scipy.stats.exponnorm.fit`` from the whole sample's estimate."""
+    ``scipy.stats.exponnorm.fit`` from the whole sample's estimate (sigma and tau at least :func:`_floor`)."""
     if rng is None:
         raise ConfigError("rng = None: bootstrap intervals need a numpy Generator to resample with")
-    mu, sigma, tau = (float(v) for v in values)
+    floor = _floor(x)  # each refit starts inside, not at an edge it could not leave
+    mu, sigma, tau = float(values[0]), max(float(values[1]), floor), max(float(values[2]), floor)
 
     def mu_sigma_tau(sample: np.ndarray) -> np.ndarray:
         k, m, s = stats.exponnorm.fit(sample, tau / sigma, loc=mu, scale=sigma)
