@@ -130,11 +130,10 @@ def _maximum(x: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
     found = optimize.minimize(lambda point: -log_likelihood(x, *_natural(point)), start, method="Nelder-Mead",
                               options={"xatol": 1e-8, "fatol": 1e-9, "maxfev": 4000})
     best = found.x if found.fun <= -log_likelihood(x, *_natural(start)) else start
-    n, low, mean = len(x), float(x.min()), float(x.mean())
-    spread = float(np.mean((x - mean) ** 2))
+    low, mean = float(x.min()), float(x.mean())
     candidates = [(log_likelihood(x, *_natural(best)), _natural(best)),
-                  (-n * (1 + math.log(mean - low)), (low, 0.0, mean - low)),
-                  (-n / 2 * (1 + math.log(2 * math.pi * spread)), (mean, math.sqrt(spread), 0.0))]
+                  (_edge(x, 1, 0.0), (low, 0.0, mean - low)),
+                  (_edge(x, 2, 0.0), (mean, float(np.std(x)), 0.0))]
     top, values = max(candidates, key=lambda candidate: candidate[0])
     return np.array(values), top, np.array(_natural(best))
 
