@@ -48,7 +48,8 @@ class Collecting:
         self.switch_after = switch_after
         self.round = -1
         self.avoid = -1
-        self._seen_sweeps, self._seen_counts, self._seen_avoid = -1, None, -1
+        self._seen_counts: dict[int, int] | None = None
+        self._seen_sweeps, self._seen_avoid = -1, -1
         self._plan_for: tuple | None = None
         self._plan: Swap | None = None
 

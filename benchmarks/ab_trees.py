@@ -48,10 +48,12 @@ for line in sys.stdin:
 
 def importable(tree: Path, into: Path) -> Path:
     """A folder from which ``kemps_sim`` and ``kemps_sim_agents`` import from ``tree`` (the agents live in
-    ``agents/`` and install under another name)."""
+    ``agents/`` and install under another name), with the shared library of a compiled build beside them."""
     into.mkdir()
     (into / "kemps_sim").symlink_to(tree / "kemps_sim")
     (into / "kemps_sim_agents").symlink_to(tree / "agents")
+    for library in sorted(tree.glob("*__mypyc*.so")):  # benchmarks/compiled_build.py's modules load it by name
+        (into / library.name).symlink_to(library)
     return into
 
 

@@ -27,6 +27,7 @@ import simpy
 import kemps_sim.engine.guard as guard
 import kemps_sim.engine.round as round_module
 from kemps_sim import load_rules, simulate_match
+from kemps_sim.build import build_name
 from kemps_sim.engine.config import EngineConfig
 from kemps_sim.presets import preset_names
 
@@ -155,7 +156,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.matches < 1 or args.repeats < 1:
         parser.error(f"--matches {args.matches} / --repeats {args.repeats}: must be whole numbers >= 1")
-    print(f"machine: {os.cpu_count()} cores, load average {load()} at the start")
+    print(f"machine: {os.cpu_count()} cores, load average {load()} at the start; kemps-sim {build_name()}")
     if args.table:
         print_table(args.matches, args.repeats, args.looks)
     else:

@@ -17,6 +17,7 @@ import numpy as np
 
 import kemps_sim.engine.round as round_module
 from kemps_sim import EngineConfig, simulate_match
+from kemps_sim.build import compiled
 
 
 def busiest_seats(preset: str, lineup: str, matches: int) -> list[int]:
@@ -45,6 +46,9 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=40)
     parser.add_argument("--presets", nargs="+", default=["standard", "kems", "german"])
     args = parser.parse_args()
+    if compiled():
+        parser.error("this count replaces the engine's methods, which the compiled build's classes do not allow: "
+                     "run it on the pure-Python package (pip install -e . without KEMPS_SIM_COMPILE)")
     largest = 0
     print(f"{'agent':<12} {'preset':<10} {'rounds':>6} {'median':>7} {'p99':>6} {'max':>6}")
     for agent in (cls.name for cls in kemps_sim_agents.BUILTINS):  # the policies that play any table by name

@@ -22,6 +22,7 @@ import sys
 
 import kemps_sim.engine.players as players_module
 from kemps_sim import load_rules, simulate_match
+from kemps_sim.build import compiled
 from kemps_sim.engine.alarm import Alarm
 from kemps_sim.engine.config import EngineConfig
 from kemps_sim.intents import Wait
@@ -105,6 +106,9 @@ def main() -> None:
     parser.add_argument("--lineup", default="collector")
     parser.add_argument("--all-looks", action="store_true", help="every look a person makes (EngineConfig.all_looks)")
     args = parser.parse_args()
+    if compiled():
+        parser.error("this count replaces the engine's methods, which the compiled build's classes do not allow: "
+                     "run it on the pure-Python package (pip install -e . without KEMPS_SIM_COMPILE)")
     if args.matches < 1:
         parser.error(f"--matches {args.matches}: must be a whole number >= 1")
     counts = count(args.preset, args.players, args.lineup, args.matches, EngineConfig(all_looks=args.all_looks))

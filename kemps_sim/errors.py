@@ -18,6 +18,10 @@ class IllegalMove(KempsError, ValueError):
     """A move the rules forbid was asked of the table state; the state is left unchanged."""
 
 
+class InvariantError(KempsError, AssertionError):
+    """The table state broke conservation: a bug in whatever changed it, never a user's mistake."""
+
+
 class AgentError(KempsError):
     """An agent raised, returned something that is not an intent, or asked for a move the rules forbid.
 

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import numpy as np
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.pickling import by_fields
 from kemps_sim.timing import DEFAULT_BLOCK, check_keys, check_mapping, check_number, show
 
 Modality = Literal["seen", "heard"]
@@ -94,8 +95,8 @@ class Gesture:
 
     def as_dict(self) -> dict[str, Any]:
         """The fields except the name, as a repertoire table entry."""
-        out = {"modality": self.modality, "fidget_rate_per_hour": self.fidget_rate_per_hour,
-               "salience": self.salience, "spoken": self.spoken}
+        out: dict[str, Any] = {"modality": self.modality, "fidget_rate_per_hour": self.fidget_rate_per_hour,
+                               "salience": self.salience, "spoken": self.spoken}
         if self.family:
             out["family"] = self.family
         if not self.scaled:
@@ -116,6 +117,9 @@ class Gesture:
             raise ConfigError(f"{prefix}.fidget_rate_per_hour = (missing): must be a number >= 0 (per hour)")
         values = {"modality": "seen", "salience": 1.0, "spoken": False, "family": "", "scaled": True, **data}
         return cls(**_checked_gesture(prefix, name, values))
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)  # pickled and copied through __init__ (kemps_sim.pickling)
 
 
 # Natural rates. Kwok et al. 2015: 23 face touches per hour; 44% of them touch a mucous membrane (of those: mouth
@@ -235,6 +239,9 @@ class Repertoire:
         if not data:
             raise ConfigError(f"{field} = {{}}: must name at least one gesture")
         return cls(tuple(Gesture.from_mapping(name, value, field) for name, value in data.items()))
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)  # pickled and copied through __init__ (kemps_sim.pickling)
 
 
 DEFAULT_REPERTOIRE = Repertoire(DEFAULT_REPERTOIRE_GESTURES)

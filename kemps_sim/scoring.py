@@ -12,9 +12,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
 from kemps_sim.cards import is_four_of_a_kind
 from kemps_sim.errors import IllegalMove
+from kemps_sim.pickling import by_fields
 from kemps_sim.rules import Rules
 from kemps_sim.seating import pair_of, pair_seats, partner
 
@@ -58,6 +60,9 @@ class Call:
     caller: int
     accused: int | None = None
 
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)  # pickled and copied through __init__ (kemps_sim.pickling)
+
 
 @dataclass(frozen=True)
 class ScoreDelta:
@@ -71,6 +76,9 @@ class ScoreDelta:
     def zero(cls, pairs: int) -> ScoreDelta:
         """A delta that changes nothing, for ``pairs`` pairs."""
         return cls((0,) * pairs, (0,) * pairs, (0,) * pairs)
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)  # pickled and copied through __init__ (kemps_sim.pickling)
 
 
 @dataclass(frozen=True)
@@ -90,6 +98,9 @@ class Verdict:
     ends_round: bool
     barred: int | None
     delta: ScoreDelta
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)  # pickled and copied through __init__ (kemps_sim.pickling)
 
 
 @dataclass(frozen=True)
@@ -115,6 +126,9 @@ class Standings:
     def finish_round(self, decided: bool) -> Standings:
         """New standings after a round ends; only a round ended by a call counts as played."""
         return Standings(self.letters, self.points, self.rounds_won, self.rounds_played + int(decided))
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)  # pickled and copied through __init__ (kemps_sim.pickling)
 
 
 def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
@@ -250,7 +264,7 @@ def score(rules: Rules, call: Call, outcome: Outcome) -> ScoreDelta:
     if outcome in _NO_CALL:
         return ScoreDelta.zero(n)
     caller = pair_of(rules.players, call.caller)
-    accused = pair_of(rules.players, call.accused) if call.accused is not None else None
+    accused = [pair_of(rules.players, call.accused)] if call.accused is not None else []  # its pair
     others = [p for p in range(n) if p != caller]
 
     letters: tuple[int, ...] = (0,) * n
@@ -263,7 +277,7 @@ def score(rules: Rules, call: Call, outcome: Outcome) -> ScoreDelta:
             Outcome.DOUBLE_RIGHT: _to(n, 2, penalised),
             Outcome.KEMPS_WRONG: _to(n, 1, [caller]),
             Outcome.DOUBLE_WRONG: _to(n, 2, [caller]),
-            Outcome.STOP_RIGHT: _to(n, 1, [accused]),
+            Outcome.STOP_RIGHT: _to(n, 1, accused),
             Outcome.STOP_WRONG: _to(n, 1, [caller]),
             Outcome.STOP_INEFFECTIVE: _to(n, 1, [caller]),
         }[outcome]
@@ -273,8 +287,8 @@ def score(rules: Rules, call: Call, outcome: Outcome) -> ScoreDelta:
             Outcome.KEMPS_RIGHT: _to(n, 1, [caller]),
             Outcome.STOP_RIGHT: _to(n, 1, [caller]),
             Outcome.DOUBLE_RIGHT: _to(n, 2, [caller]),
-            Outcome.STOP_WRONG: _to(n, 1, [accused]),
-            Outcome.STOP_INEFFECTIVE: _to(n, 1, [accused]),
+            Outcome.STOP_WRONG: _to(n, 1, accused),
+            Outcome.STOP_INEFFECTIVE: _to(n, 1, accused),
             Outcome.KEMPS_WRONG: _to(n, 1, gainers),
             Outcome.DOUBLE_WRONG: _to(n, 2, gainers),
         }[outcome]

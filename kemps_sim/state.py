@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.perception import Percept
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome, Standings
 from kemps_sim.table import TableState
@@ -84,7 +85,7 @@ class RoundState:
     # per pair: the signals it agreed it may use this match, in order (kemps_sim.conventions); private to the pair
     candidates: list[list[str]] = field(default_factory=list)
     private: list[list[TraceEvent]] = field(default_factory=list)  # per seat: events only that seat saw
-    percepts: list[list[Any]] = field(default_factory=list)  # per seat: gestures it noticed (Percept)
+    percepts: list[list[Percept]] = field(default_factory=list)  # per seat: gestures it noticed
     holding: list[bool] = field(default_factory=list)  # per seat: whether its hand is four of a kind now
     reaching: list[bool] = field(default_factory=list)  # per seat: whether its hand is on the way to the middle
     # per seat: [when its patience with the middle it last looked at runs out], kept by the engine (an empty list:

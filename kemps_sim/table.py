@@ -11,20 +11,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
+from typing import Any
 
 import numpy as np
 
 from kemps_sim.cards import CARDS_PER_DECK, HAND_SIZE, MIDDLE_SIZE, RANK, deck, hand_text, is_four_of_a_kind
-from kemps_sim.errors import IllegalMove, KempsError
+from kemps_sim.errors import IllegalMove, InvariantError
+from kemps_sim.pickling import by_fields
 from kemps_sim.rules import Rules
 from kemps_sim.seating import NOBODY
 
 #: How many times one player may redraw under ``redeal_on_deal`` before the deal is declared broken.
 MAX_REDRAWS = 1000
-
-
-class InvariantError(KempsError, AssertionError):
-    """The table state broke conservation: a bug in whatever changed it, never a user's mistake."""
 
 
 class Refill(StrEnum):
@@ -43,6 +41,9 @@ class Redeal:
     shown: tuple[int, ...]
     drawn: tuple[int, ...]
 
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)  # pickled and copied through __init__ (kemps_sim.pickling)
+
 
 @dataclass(frozen=True)
 class Swap:
@@ -50,6 +51,9 @@ class Swap:
 
     give: tuple[int, ...]
     take: tuple[int, ...]
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)  # pickled and copied through __init__ (kemps_sim.pickling)
 
 
 class TableState:
@@ -63,7 +67,7 @@ class TableState:
     __slots__ = ("discard", "hands", "middle", "middle_laid", "owed", "pack", "refilling", "rules")
 
     def __init__(self, rules: Rules, hands: Sequence[Sequence[int]], middle: Sequence[int],
-                 pack: Sequence[int], discard: Sequence[int] = ()) -> None:
+                 pack: Sequence[int], discard: Sequence[int] = (), *, check: bool = True) -> None:
         self.rules = rules
         self.hands: list[list[int]] = [list(h) for h in hands]
         self.middle: list[int] = list(middle)
@@ -72,22 +76,14 @@ class TableState:
         self.owed: list[int] = [0] * len(self.hands)
         self.refilling = False
         self.middle_laid = MIDDLE_SIZE
-        self.check()
+        if check:
+            self.check()
 
     @classmethod
     def unchecked(cls, rules: Rules, hands: Sequence[Sequence[int]], middle: Sequence[int],
                   pack: Sequence[int] = ()) -> TableState:
         """A table set by hand with no conservation check: part of a table, as a test or an example shows it."""
-        table = cls.__new__(cls)
-        table.rules = rules
-        table.hands = [list(h) for h in hands]
-        table.middle = list(middle)
-        table.pack = list(pack)
-        table.discard = []
-        table.owed = [0] * len(table.hands)
-        table.refilling = False
-        table.middle_laid = MIDDLE_SIZE
-        return table
+        return cls(rules, hands, middle, pack, check=False)
 
     # The deal ---------------------------------------------------------------------------------------------
     @classmethod

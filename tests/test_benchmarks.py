@@ -129,6 +129,8 @@ def test_the_typed_reader_plays_the_traces_of_the_reader_as_written(tmp_path: Pa
 @pytest.mark.parametrize(("script", "args", "names"), [
     ("compiled_trial.py", ("--modules", "kemps_sim/nope.py"), ("--modules kemps_sim/nope.py", "Cython")),
     ("compiled_trial.py", ("--against", "compiled"), ("--against compiled", "Cython")),
+    ("compiled_build.py", ("--modules", "kemps_sim/nope.py"), ("--modules kemps_sim/nope.py: not in", "mypy")),
+    ("compiled_build.py", ("--matches", "0"), ("--matches 0: must be", "mypy")),
     ("bench_reader.py", ("nowhere",), ("nowhere: not a kemps-sim source tree",)),
     ("bench_agents.py", ("--agents", "collector", "nope"), ("--agents nope: lineup agent 'nope': unknown agent",)),
 ])

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Any
 
 from kemps_sim.belief import fitted
 from kemps_sim.belief.model import Belief
@@ -60,6 +61,7 @@ from kemps_sim.belief.payoffs import Stakes, kemps_stakes, stop_stakes
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.intents import CallDoubleKemps, CallKemps, CallStopKemps, Intent
 from kemps_sim.observation import Observation
+from kemps_sim.pickling import by_fields
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import allowed_stop_targets
 from kemps_sim.seating import NOBODY, opponents, pair_of, pair_seats
@@ -114,6 +116,9 @@ class Choice:
     intent: Intent
     belief: float
     threshold: float
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)  # pickled and copied through __init__ (kemps_sim.pickling)
 
 
 class Caller:
@@ -175,7 +180,9 @@ class Caller:
         """The weight on a wrong call's cost for a call about ``seat``: ``risk``, raised toward :data:`LEISURE` by
         every wrong Stop Kemps the seat's pair called on ``seat``'s pair on a gesture of the timing bin that ``seat``'s
         gesture now falls in (:meth:`Belief.tell`; every bin's burns at most, when it is not known); never lowered."""
-        counts = self.burns[pair_of(self.rules.players, seat)] if self.burns else ()
+        rules = self.rules
+        assert rules is not None  # set at the first decision
+        counts = self.burns[pair_of(rules.players, seat)] if self.burns else ()
         if not any(counts) or not self.shy or self.risk >= LEISURE:
             return self.risk
         bin_ = self.belief.tell(seat)
@@ -188,6 +195,7 @@ class Caller:
         """Add the seat's pair's wrong Stop Kemps heard since the last decision to :attr:`burns`, each in the timing
         bin of the cue it answered (every bin when that is not known: :mod:`kemps_sim.belief.tells`)."""
         belief = self.belief
+        assert self.rules is not None  # set at the first decision
         reader, n = belief.reader, self.rules.players
         for heard in reader.calls[self._burns_read:]:
             call = heard.call
@@ -235,7 +243,7 @@ class Caller:
             p = belief.probability(obs, partner)
             h = hazard(self.stealing_pairs * self._steal_rate(obs), self._wait(obs, partner))
             risk = self.risk_about(partner)
-            options = [(self.kemps, CallKemps())]
+            options: list[tuple[Stakes, Intent]] = [(self.kemps, CallKemps())]
             if holding_four and self.double is not None:
                 options.append((self.double, CallDoubleKemps()))
             limit = belief.limit(obs, partner) if self.fixed is None else 1.0

@@ -86,6 +86,8 @@ class Belief:
         self._obs: Observation | None = None
         self._attention: Attention | None = None
         self._heard = -1  # how many calls the signal knowledge, the honesty and the floors have read
+        self._calls_seen = 0  # how many calls the floors have read (set at each round's start)
+        self._read = 0  # how many of the round's percepts the belief has read
         self._looks_for: Attention | None = None  # the attention _looks was worked out for
         self._looks: dict[str, float] = {}  # P(a swap is noticed) by the swapper's relation (partner, opponent)
         self._signals: dict[int, str] = {}  # the seat's own pair's signal, by round

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import Any
 
+from kemps_sim.pickling import by_fields
 from kemps_sim.rules import Rules
 from kemps_sim.scoring import Call, CallKind, Outcome, ScoreDelta, allowed_stop_targets, score
 from kemps_sim.seating import opponents, pair_of, partner
@@ -36,6 +38,9 @@ class Stakes:
     gain: float
     loss: float
     missed: float
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)  # pickled and copied through __init__ (kemps_sim.pickling)
 
 
 def _value(rules: Rules, call: Call, outcome: Outcome, pair: int) -> float:

@@ -21,9 +21,11 @@ import itertools
 import math
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Any
 
 from kemps_sim.belief.tracking import TableReader
 from kemps_sim.errors import ConfigError
+from kemps_sim.pickling import by_fields
 from kemps_sim.profiles import DEFAULT_PERCEPTION_LATENCY, DEFAULT_REACTION
 from kemps_sim.trace import CallHeard
 
@@ -81,6 +83,9 @@ class TimingTells:
         if not self.bounds:
             return 0
         return self.bin(reader.stillness_at(gesturer, call.started - self.cue_lead, round_index))
+
+    def __reduce__(self) -> tuple[type, tuple[Any, ...]]:
+        return by_fields(self)  # pickled and copied through __init__ (kemps_sim.pickling)
 
 
 #: No tell read: one bin, every gesture of a pair weighed alike.

@@ -101,26 +101,29 @@ class TableReader:
         self.read += len(events)
         seen_at = self.seen_at
         for event in events:
-            kind = type(event)
-            if kind is Swapped:
+            if type(event) is Swapped:
                 self._swapped(event)
-            elif kind is Swept:
+            elif type(event) is Swept:
                 self.sweeps += 1
                 for card in event.cards:
                     self.discard[RANK[card]] += 1
                 self.others_changed_at = event.time
-            elif kind is Refilled or kind is PlayStarted:
+            elif type(event) is Refilled:
                 sweeps = self.sweeps
-                for card in event.cards if kind is Refilled else event.middle:
+                for card in event.cards:
                     seen_at[RANK[card]] = sweeps
-                if kind is PlayStarted:
-                    self.started_at = event.time
-                elif event.reshuffled:  # the discards went back into the pack: where they are is unknown again
+                if event.reshuffled:  # the discards went back into the pack: where they are is unknown again
                     self.discard = [0] * RANKS
                 self.others_changed_at = event.time
-            elif kind is CallHeard:
+            elif type(event) is PlayStarted:
+                sweeps = self.sweeps
+                for card in event.middle:
+                    seen_at[RANK[card]] = sweeps
+                self.started_at = event.time
+                self.others_changed_at = event.time
+            elif type(event) is CallHeard:
                 self.calls.append(HeardCall(self.round, event, {}))
-            elif kind is Revealed and self.calls and event.to == NOBODY:
+            elif type(event) is Revealed and self.calls and event.to == NOBODY:
                 self.calls[-1].revealed.update(zip(event.seats, event.hands, strict=True))
 
     def _swapped(self, event: Swapped) -> None:

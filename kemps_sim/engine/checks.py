@@ -29,7 +29,7 @@ class IntentChecker:
         if owed and kind is not Swap and kind not in CALL_INTENTS:
             return (f"{intent!r}: the seat has put down cards and owes {owed}; it must pick them up first "
                     f"(Swap(give=(), take=<{owed} middle cards>)) or call")
-        if kind is Wait:
+        if type(intent) is Wait:
             timeout = intent.timeout
             if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
                                         or not timeout > 0):
@@ -37,9 +37,9 @@ class IntentChecker:
             if intent.stale is not False and (intent.stale is not True or timeout is not None):
                 return (f"{intent!r}: stale must be true or false, and a stale Wait takes no timeout (it lasts "
                         "the seat's patience with the middle)")
-        elif kind is Swap:
+        elif type(intent) is Swap:
             return self._swap(seat, intent)
-        elif kind is Gesture:
+        elif type(intent) is Gesture:
             return self._gesture(intent)
         elif kind in CALL_INTENTS:
             return self._call(seat, intent)

@@ -44,8 +44,7 @@ class FreshMiddle:
         self.config, self.deal_rng, self.end = config, deal_rng, end
         self.rules = state.rules
         self.sweeper = state.public.dealer  # who sweeps and deals the fresh cards (sweeper = any_player: whoever acts)
-        self.hands_busy = False
-        self.hands_free: simpy.Event | None = None
+        self.hands_free: simpy.Event | None = None  # while the sweeper deals (dealer_busy): its hands are busy
         self.picks_done: simpy.Event | None = None
         self.stall_token = 0
         self.stall_said_at = 0.0
@@ -173,7 +172,6 @@ class FreshMiddle:
             self.sweeper, reaction = self._first_to_act(lambda kit: kit.reaction_next())  # someone notices
             yield env.timeout(reaction)
         if self.rules.dealer_busy:
-            self.hands_busy = True
             self.hands_free = env.event()
         yield env.timeout(config.sweep_time)
         while any(table.owed) and not state.over:  # no new put-downs land now, so this ends
@@ -202,7 +200,6 @@ class FreshMiddle:
             self.changed(laid[-1:], wake=each_card)
         state.public.sweep_due = False
         if self.hands_free is not None:
-            self.hands_busy = False
             self.hands_free.succeed()
             self.hands_free = None
         self.record(Refilled(env.now, self.sweeper, tuple(laid), reshuffled))

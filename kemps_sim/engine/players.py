@@ -11,6 +11,7 @@ that never returns is caught, and each seat's decisions in a round are held to `
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -86,8 +87,12 @@ class Players:
         elif timeout is not None:
             self.timed[seat] = alarm
             reaction, timed = self.kits[seat].reaction_next, self.timed
-            self.env.timeout(timeout).callbacks.append(
-                lambda _: alarm.rung or timed[seat] is not alarm or alarm.ring(reaction()))
+
+            def time_out(_: simpy.Event) -> None:
+                if not alarm.rung and timed[seat] is alarm:
+                    alarm.ring(reaction())
+
+            self.env.timeout(timeout).callbacks.append(time_out)
         return alarm
 
     # The patience the engine keeps ---------------------------------------------------------------------------
@@ -112,8 +117,9 @@ class Players:
         else:
             self.env.timeout(reaction).callbacks.append(lambda _: self._glance(seat, alarm))
 
-    def _glance(self, seat: int, alarm: Alarm) -> None:
-        """A stale sleeper looks at the middle: its patience starts afresh (a middle it has seen: it decides)."""
+    def _glance(self, seat: int, alarm: Alarm, _looked: simpy.Event | None = None) -> None:
+        """A stale sleeper looks at the middle: its patience starts afresh (a middle it has seen: it decides).
+        (``_looked``: the timeout of the look, when this runs as its callback.)"""
         if alarm.rung or self.timed[seat] is not alarm:
             return
         if self.state.public.middle_version == self.looked[seat]:
@@ -166,7 +172,7 @@ class Players:
             delay = kit.reaction_next() + kit.read(read) if read else kit.reaction_next()
             if self.stale[seat] and not self.hook(seat, "wakes_on_middle", kit.wakes_on_middle, views[seat], laid):
                 self.timed[seat] = alarm
-                self.env.timeout(delay).callbacks.append(lambda _, s=seat, a=alarm: self._glance(s, a))
+                self.env.timeout(delay).callbacks.append(partial(self._glance, seat, alarm))
             else:
                 alarm.ring(delay)
 

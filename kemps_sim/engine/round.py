@@ -131,7 +131,7 @@ class RoundSim:
             decided_at = env.now
             intent = players.ask(seat)
             kind = type(intent)
-            if kind is Wait:
+            if type(intent) is Wait:
                 players.passed[seat] = state.public.middle_version
                 asleep = players.sleep(seat, intent.timeout, intent.stale)
                 middle.player_passed()
@@ -140,12 +140,12 @@ class RoundSim:
                 reacted = True
                 continue
             players.passed[seat] = -1
-            if kind is Swap:
-                if seat == middle.sweeper and middle.hands_busy:
+            if type(intent) is Swap:
+                if seat == middle.sweeper and middle.hands_free is not None:
                     yield middle.hands_free  # the sweeper's hands are dealing: the swap waits, then is re-planned
                     continue
                 yield from self._swap(seat, intent)
-            elif kind is Gesture:
+            elif type(intent) is Gesture:
                 yield env.timeout(kit.gesture_time())
                 if not state.over:
                     self.signal_channel.gesture(seat, intent.name, deliberate=True)

@@ -79,9 +79,8 @@ class SeatKit:
                    perceiver=profile.perceiver(stream("perception"), n_opponents=players - 2), repertoire=repertoire,
                    silent=silent, fidget_rng=stream("fidgets"), slip_rng=stream("slips"), seed=seed)
 
-    @property
-    def look_patience(self) -> Callable[[], float]:
-        """The draw of the seat's patience with each middle it looks at (``PlayerProfile.patience``), from a stream
+    def look_patience(self) -> float:
+        """A draw of the seat's patience with a middle it looks at (``PlayerProfile.patience``), from a stream
         of its own built at the first draw: an engine that keeps no patience (``EngineConfig.all_looks``) draws
         none, and every other stream stays as it was."""
         sampler = self._look_patience
@@ -90,7 +89,7 @@ class SeatKit:
             rng = np.random.default_rng(np.random.SeedSequence(
                 self.seed.entropy, spawn_key=(*self.seed.spawn_key, STREAM_KEYS["look_patience"])))
             sampler = self._look_patience = self.profile.sampler("patience", rng)
-        return sampler.next
+        return sampler.next()
 
     def slip_chance(self, signal: str) -> float:
         """The chance that an idle gesture of ``signal`` (the pair's own) looks meant: the profile's
@@ -119,6 +118,7 @@ class SeatKit:
     def unwatched_fidgets(self, types: tuple[str, ...]) -> FidgetStream:
         """The seat's fidgets of ``types`` only (gesture types nobody watches), from a generator of their own, so
         that simulating them leaves every other stream as it was (``EngineConfig.all_fidgets``)."""
+        assert self.seed is not None
         rng = np.random.default_rng(np.random.SeedSequence(
             self.seed.entropy, spawn_key=(*self.seed.spawn_key, STREAM_KEYS["unwatched_fidgets"])))
         others = tuple(name for name in self.repertoire.names if name not in types)
