@@ -24,7 +24,7 @@ class IntentChecker:
 
     def problem(self, seat: int, intent: Intent) -> str | None:
         """Why the rules forbid ``intent`` for ``seat`` now, or None if they allow it."""
-        kind = type(intent)
+        kind = type(intent)  # for the set tests; the branches test type(intent), which type checkers narrow
         owed = self.state.table.owed[seat]
         if owed and kind is not Swap and kind not in CALL_INTENTS:
             return (f"{intent!r}: the seat has put down cards and owes {owed}; it must pick them up first "

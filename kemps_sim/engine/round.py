@@ -130,7 +130,7 @@ class RoundSim:
             reacted = False
             decided_at = env.now
             intent = players.ask(seat)
-            kind = type(intent)
+            kind = type(intent)  # the calls' table lookup; the branches test type(intent), which type checkers narrow
             if type(intent) is Wait:
                 players.passed[seat] = state.public.middle_version
                 asleep = players.sleep(seat, intent.timeout, intent.stale)
