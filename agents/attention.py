@@ -13,6 +13,7 @@ thresholds only when the policy really changes its mind.
 from __future__ import annotations
 
 from kemps_sim.belief.tracking import TableReader
+from kemps_sim.compile_hints import mypyc_attr
 from kemps_sim.errors import ConfigError
 from kemps_sim.observation import Observation
 from kemps_sim.perception import Attention
@@ -24,11 +25,12 @@ HUNTING = Attention(partner=0.2, opponents=0.6, middle=0.15, own_hand=0.05)  # e
 PARTNER_READY = Attention(partner=0.55, opponents=0.35, middle=0.05, own_hand=0.05)  # estimate: still hunting
 
 
-def check_attention(owner: str, policy: str) -> None:
+def check_attention(owner: str, policy: object) -> None:
     if policy not in ATTENTION_POLICIES:
         raise ConfigError(f"{owner}.attention = {policy!r}: must be one of {', '.join(ATTENTION_POLICIES)}")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a part a researcher may vary by deriving from it
 class Looking:
     """An attention policy by name (:data:`ATTENTION_POLICIES`)."""
 

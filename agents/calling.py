@@ -28,6 +28,7 @@ from kemps_sim_agents.fakes import is_fake
 
 from kemps_sim.belief import Belief, Caller, TableReader
 from kemps_sim.belief.decision import SHY
+from kemps_sim.compile_hints import mypyc_attr
 from kemps_sim.errors import ConfigError
 from kemps_sim.intents import Intent
 from kemps_sim.observation import Observation
@@ -41,20 +42,20 @@ WATCH_SPAN = 2
 WAKE_RATIO = 2.0
 
 
-def check_caution(owner: str, caution: float) -> None:
+def check_caution(owner: str, caution: object) -> None:
     if isinstance(caution, bool) or not isinstance(caution, int | float) or not caution > 0:
         raise ConfigError(f"{owner}.caution = {caution!r}: must be a number > 0 (1 weighs a wrong call's cost as "
                           "much as a right call's gain; above 1 is cautious, below 1 eager)")
 
 
-def check_shy(owner: str, shy: float) -> None:
+def check_shy(owner: str, shy: object) -> None:
     if isinstance(shy, bool) or not isinstance(shy, int | float) or not 0.0 <= shy <= 1.0:
         raise ConfigError(f"{owner}.shy = {shy!r}: must be a share from 0 (a wrong call changes nothing) to 1 (one "
                           "wrong Stop Kemps on a pair brings the caution about its kind of gesture to the loss "
                           "aversion of a choice at leisure)")
 
 
-def check_threshold(owner: str, threshold: float | None) -> None:
+def check_threshold(owner: str, threshold: object) -> None:
     if threshold is None:
         return
     if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0.0 < threshold < 1.0:
@@ -72,6 +73,7 @@ class CallingPart(Protocol):
     def watches(self, obs: Observation) -> frozenset[str]: ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a part a researcher may vary by deriving from it
 class Calling:
     """Kemps, Double Kemps and Stop Kemps from the shared belief, decided by expected score."""
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from kemps_sim.belief.tracking import RANKS, TableReader
 from kemps_sim.cards import RANK
+from kemps_sim.compile_hints import mypyc_attr
 from kemps_sim.intents import Swap
 from kemps_sim.observation import Observation
 
@@ -37,6 +38,7 @@ def best_picks(middle: Sequence[int], counts: dict[int, int], owed: int) -> tupl
     return tuple(ranked[:owed])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a part a researcher may vary by deriving from it
 class Collecting:
     """Collect one target rank; abandon it after ``switch_after`` sweeps without seeing it; throw wisely.
 

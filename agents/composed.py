@@ -9,6 +9,8 @@
   opponent, holds four of a kind, and calls chosen by their expected score under the rules' payoffs;
 - signal choice (:mod:`agents.signal_choice`): which signal the pair uses next round.
 
+The loop that asks them in turn, each decision, is :mod:`agents.deciding`.
+
 Every built-in is a dataclass of flat keyword hyperparameters stored as given (the scikit-learn rule:
 ``BaseAgent.get_params`` reads ``__init__``'s signature, ``clone`` rebuilds). The parts are built afresh in
 ``start_match`` from those hyperparameters, so one agent object never carries state from one match to the next.
@@ -35,7 +37,8 @@ from typing import ClassVar
 import numpy as np
 from kemps_sim_agents.attention import Looking, check_attention
 from kemps_sim_agents.calling import WATCH_SPAN, Calling, CallingPart, check_caution, check_shy, check_threshold
-from kemps_sim_agents.collecting import Collecting, best_picks, rank_counts
+from kemps_sim_agents.collecting import Collecting
+from kemps_sim_agents.deciding import DecisionLoop
 from kemps_sim_agents.habits import RoundMemory
 from kemps_sim_agents.signal_choice import AUTO, DISCIPLINE, SignalChoice, check_signal_params
 from kemps_sim_agents.signalling import Signalling
@@ -45,7 +48,7 @@ from kemps_sim.belief import TableReader
 from kemps_sim.belief.decision import LEISURE, SHY
 from kemps_sim.errors import ConfigError
 from kemps_sim.fitted_human import FITTED
-from kemps_sim.intents import Intent, Swap
+from kemps_sim.intents import Intent
 from kemps_sim.observation import Observation
 from kemps_sim.perception import Attention, Percept
 
@@ -119,49 +122,13 @@ class PartsAgent(BaseAgent):
         self.feeding = self.make_feeding()
         self.looking = Looking(self.attention)
         self.choice = SignalChoice(self.signal, self.signal_policy, self.signal_discipline)
-        self._counts_for: tuple[int, ...] | None = None
-        self._counts: dict[int, int] = {}
+        self.loop = DecisionLoop(self.reader, self.memory, self.collecting, self.calling, self.signalling,
+                                 self.feeding, self.rng)
 
-    # The decision loop ----------------------------------------------------------------------------------------
+    # The decision loop (agents/deciding.py) -------------------------------------------------------------------
     def decide(self, obs: Observation) -> Intent:
-        reader = self.reader
-        reader.refresh(obs)
-        memory = self.memory
-        feeding = self.feeding
-        memory.refresh(obs, self.rng, None if feeding is None else feeding.hurry_now(obs, reader))
-        hand = obs.hand
-        counts = self._rank_counts(hand)
-        if obs.owed:
-            return Swap((), best_picks(obs.middle, counts, obs.owed))
-        four = len(counts) == 1 and len(hand) == 4
-        if self.calling is not None:
-            intent = self.calling.call(obs, reader, four)
-            if intent is not None:
-                return intent
-        signalling = self.signalling
-        if four:
-            return signalling.holding(obs, reader)
-        if signalling.acts_before_collecting:
-            intent = signalling.before_collecting(obs, reader, counts)
-            if intent is not None:
-                return intent
-        collecting = self.collecting
-        first = -1
-        intent = None
-        if feeding is not None:
-            first = collecting.avoid = feeding.partner_rank(obs, reader)
-            collecting.ensure(obs, reader, counts)
-            intent = feeding.feed(obs, reader, counts, collecting)
-        if intent is None:
-            intent = collecting.plan(obs, reader, counts, first)
-        return memory.objection(obs, intent is not None) or intent or memory.idle(obs)
-
-    def _rank_counts(self, hand: tuple[int, ...]) -> dict[int, int]:
-        """How many cards of each rank the hand holds, worked out once per hand (the seat decides many times on
-        the same cards)."""
-        if hand != self._counts_for:
-            self._counts_for, self._counts = hand, rank_counts(hand)
-        return self._counts
+        """The next intent, from the parts in the order the class's docstring gives (:class:`DecisionLoop`)."""
+        return self.loop.decide(obs)
 
     # Waking, watching, looking, choosing ---------------------------------------------------------------------
     def wakes_on(self, percept: Percept, obs: Observation) -> bool:
@@ -173,40 +140,11 @@ class PartsAgent(BaseAgent):
 
     def wakes_on_middle(self, obs: Observation, arrived: Sequence[int]) -> bool:
         """Wake only for arrived cards a part could act on (never while holding four, unless camouflaging)."""
-        if obs.owed or self.signalling.busy:
-            return True
-        hand = obs.hand
-        counts = self._rank_counts(hand)
-        if len(counts) == 1 and len(hand) == 4:
-            return self.signalling.wakes_when_holding
-        collecting, feeding = self.collecting, self.feeding
-        if feeding is not None or obs.sweep_due:
-            # Fresh cards after a sweep may switch the target; a partner's swap may show its rank: read the log.
-            # A card thrown by a player changes neither, so the current target answers (the common case).
-            reader = self.reader
-            reader.refresh(obs)
-            if feeding is not None:
-                collecting.avoid = feeding.partner_rank(obs, reader)
-                if collecting.avoid in counts:
-                    return True  # a card to feed the partner: any change of the middle is a chance
-            collecting.ensure(obs, reader, counts)
-        return collecting.wants(obs, counts, arrived)
+        return self.loop.wakes_on_middle(obs, arrived)
 
     def wakes_on_stall(self, obs: Observation) -> bool:
-        """Hearing "stalled" matters only to a seat that might act on it: cards owed, four of a kind held, a
-        signalling or feeding part at work, or a middle card it would take (and so object to the sweep for). Any
-        other seat would wait for the fresh middle, so it sleeps on. (A stall is no news about anyone's hand: the
-        calling part is not asked.)"""
-        signalling = self.signalling
-        if obs.owed or signalling.busy or signalling.acts_before_collecting or self.feeding is not None:
-            return True
-        hand = obs.hand
-        counts = self._rank_counts(hand)
-        if len(counts) == 1 and len(hand) == 4:
-            return True
-        reader = self.reader
-        reader.refresh(obs)
-        return self.collecting.plan(obs, reader, counts) is not None
+        """Hearing "stalled" matters only to a seat that might act on it (:meth:`DecisionLoop.wakes_on_stall`)."""
+        return self.loop.wakes_on_stall(obs)
 
     def watches(self, obs: Observation) -> frozenset[str] | None:
         """The gestures the calling part reads (the pair's own signal at least)."""

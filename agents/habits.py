@@ -6,10 +6,12 @@ from __future__ import annotations
 import numpy as np
 
 from kemps_sim.cards import RANK
+from kemps_sim.compile_hints import mypyc_attr
 from kemps_sim.intents import WAIT, WAIT_STALE, Gesture, Intent, Object, SayStalled, Wait
 from kemps_sim.observation import Observation
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a part a researcher may vary by deriving from it
 class RoundMemory:
     """What an agent tracks within a round: when the middle last changed, how long to look at it, its signals."""
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from kemps_sim.compile_hints import mypyc_attr
 from kemps_sim.errors import ConfigError
 from kemps_sim.fitted_human import FITTED
 from kemps_sim.observation import Observation
@@ -42,7 +43,7 @@ DISCIPLINE = FITTED["agent.signal_discipline"]
 HOPELESS = ("blink",)
 
 
-def check_signal_params(owner: str, signal: str, policy: str, discipline: float = DISCIPLINE) -> None:
+def check_signal_params(owner: str, signal: object, policy: object, discipline: object = DISCIPLINE) -> None:
     """Refuse a signal that is neither ``"auto"`` nor a gesture name, or an unknown policy, with one line naming
     the parameter. (Whether the gesture is allowed depends on the table's rules and repertoire: the engine checks
     the signal chosen.)"""
@@ -83,6 +84,7 @@ def first_signal(obs: Observation) -> str:
     return next((g for g in allowed if g not in HOPELESS), allowed[0])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a part a researcher may vary by deriving from it
 class SignalChoice:
     """Chooses the pair's signal between rounds by one of :data:`SIGNAL_POLICIES`."""
 

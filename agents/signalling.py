@@ -9,26 +9,32 @@ swapping and picks its moment (:mod:`agents.camouflage`), a bluffer fakes with t
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from kemps_sim_agents.fakes import real_signal_wait
 
 from kemps_sim.belief.tracking import TableReader
+from kemps_sim.compile_hints import mypyc_attr
 from kemps_sim.intents import Gesture, Intent, Wait
 from kemps_sim.observation import Observation
 
 
+# Camouflage and the bluffer's fakes are Python classes deriving from this one, in the compiled build too. A setting
+# a subclass overrides in its class body is a ClassVar: compiled code reads any other attribute from the instance.
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Signalling:
     """Signal on four of a kind and repeat every ``resignal`` seconds; optionally keep the fake protocol."""
 
     #: Whether a seat holding four of a kind should be woken by a change of the middle (it takes nothing).
-    wakes_when_holding = False
+    wakes_when_holding: ClassVar[bool] = False
     #: Whether :meth:`before_collecting` can return anything (the plain part: never, so it is not asked).
-    acts_before_collecting = False
-    #: Whether the part is in the middle of something it must be woken for (a card to take back).
-    busy = False
+    acts_before_collecting: ClassVar[bool] = False
 
     def __init__(self, resignal: float, protocol: bool = False) -> None:
         self.resignal = resignal
         self.protocol = protocol
+        #: Whether the part is in the middle of something it must be woken for (a card to take back).
+        self.busy = False
         self.round = -1
         self.last_signal = float("-inf")
 

@@ -9,7 +9,9 @@ after the other in alternating order, and each match's CPU time and trace finger
 rates, the speed of B against A and how many matches played identically: the measure of a lever that claims to
 change nothing, where load from elsewhere falls on both trees alike (a run of a tree against itself gives its
 noise: about ±2 % at 150 matches on a shared machine). ``--engine`` sets an engine setting in each tree that has
-it (e.g. ``all_looks=true`` to compare with a tree from before a lever that changed traces on purpose).
+it (e.g. ``all_looks=true`` to compare with a tree from before a lever that changed traces on purpose). Each match
+collects garbage as ``simulate_match`` does by default (``kemps_sim.engine.gc_pause``; before 2026-12-03 the workers
+left Python's thresholds as they are, which costs a compiled match about a sixth of its time).
 
 Prints figures only; nothing here asserts a speed.
 """
@@ -32,6 +34,10 @@ os.sched_setaffinity(0, {int(sys.argv[4])})
 sys.path.insert(0, sys.argv[1])
 from kemps_sim import simulate_match
 from kemps_sim.engine.config import EngineConfig
+try:
+    from kemps_sim.engine.gc_pause import fewer_collections
+except ImportError:  # a tree from before it
+    from contextlib import nullcontext as fewer_collections
 known = {f.name for f in dataclasses.fields(EngineConfig)}
 config = EngineConfig(**{k: v for k, v in json.loads(sys.argv[5]).items() if k in known})
 preset, lineup = sys.argv[2], sys.argv[3]
@@ -39,7 +45,8 @@ simulate_match(preset, lineup=lineup, seed=10**6, config=config, contained=False
 for line in sys.stdin:
     seed = int(line)
     start = time.process_time()
-    result = simulate_match(preset, lineup=lineup, seed=seed, config=config, contained=False)
+    with fewer_collections():  # as simulate_match collects garbage by default (its thread left out)
+        result = simulate_match(preset, lineup=lineup, seed=seed, config=config, contained=False)
     spent = time.process_time() - start
     digest = hashlib.sha256(repr([r.trace for r in result.rounds]).encode()).hexdigest()
     print(json.dumps([spent, digest]), flush=True)

@@ -39,7 +39,7 @@ def suit_of(card: int) -> int:
     return card % 4
 
 
-def card_name(card: int) -> str:
+def card_name(card: object) -> str:
     """A card as people write it, e.g. ``7♠``; a second deck's copy is marked ``7♠'``. Anything that is not a card
     id of two decks (0-103) reads as itself in angle brackets (``<999>``), never as some other card."""
     if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 2 * CARDS_PER_DECK:
@@ -65,7 +65,7 @@ def cards(text: str) -> list[int]:
     return [parse_card(t) for t in text.split()]
 
 
-def hand_text(hand: Iterable[int]) -> str:
+def hand_text(hand: Iterable[object]) -> str:
     """A hand as text, e.g. ``7♠ 7♥ 9♣ K♦``."""
     return " ".join(card_name(c) for c in hand)
 

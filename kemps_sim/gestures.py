@@ -13,7 +13,7 @@ import itertools
 import math
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import numpy as np
 
@@ -162,10 +162,11 @@ class Repertoire:
     _alikes: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        items = tuple(self.gestures) if isinstance(self.gestures, list | tuple) else None
+        given: object = self.gestures  # as given: anything until checked here
+        items = tuple(given) if isinstance(given, list | tuple) else None
         if not items or not all(isinstance(g, Gesture) for g in items):
-            raise ConfigError(f"repertoire = {show(self.gestures)}: must be a non-empty list of gestures")
-        ordered = tuple(sorted(items, key=lambda g: g.name))
+            raise ConfigError(f"repertoire = {show(given)}: must be a non-empty list of gestures")
+        ordered = tuple(sorted(cast(tuple[Gesture, ...], items), key=lambda g: g.name))
         for a, b in itertools.pairwise(ordered):
             if a.name == b.name:
                 raise ConfigError(f"repertoire.{a.name}: named twice; gesture names must be unique")

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from itertools import combinations
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -160,47 +160,49 @@ class TableState:
                 if swap_problem(rules, seat, hand, middle, k, (), take) is None]
 
     # Moves ------------------------------------------------------------------------------------------------
-    def swap(self, seat: int, give: Sequence[int], take: Sequence[int]) -> None:
+    def swap(self, seat: object, give: Sequence[object], take: Sequence[object]) -> None:
         """Exchange hand cards ``give`` for middle cards ``take``; each given card lands where one was taken."""
-        self._check_seat(seat)
+        at = self._seat(seat)
         if self.rules.swap == "multi_drop_first":
             raise IllegalMove("swap: under swap = 'multi_drop_first' a swap is drop() then pick()")
-        problem = swap_problem(self.rules, seat, self.hands[seat], self.middle, 0, give, take)
+        problem = swap_problem(self.rules, at, self.hands[at], self.middle, 0, give, take)
         if problem is not None:
             raise IllegalMove(f"swap give={hand_text(give)!r} take={hand_text(take)!r}: {problem}")
-        hand, middle = self.hands[seat], self.middle
-        for out, into in zip(give, take, strict=True):
+        hand, middle = self.hands[at], self.middle
+        for out, into in zip(cast(Sequence[int], give), cast(Sequence[int], take), strict=True):
             hand[hand.index(out)] = into
             middle[middle.index(into)] = out
 
-    def drop(self, seat: int, give: Sequence[int]) -> None:
+    def drop(self, seat: object, give: Sequence[object]) -> None:
         """Under ``multi_drop_first``: put hand cards into the middle, owing as many picks."""
-        self._check_seat(seat)
+        at = self._seat(seat)
         if self.rules.swap != "multi_drop_first":
             raise IllegalMove(f"drop: only under swap = 'multi_drop_first' (here {self.rules.swap!r})")
-        if self.owed[seat]:
-            raise IllegalMove(f"drop by seat {seat}: it must first pick up the {self.owed[seat]} card(s) owed")
-        problem = swap_problem(self.rules, seat, self.hands[seat], self.middle, self.owed[seat], give, ())
+        if self.owed[at]:
+            raise IllegalMove(f"drop by seat {at}: it must first pick up the {self.owed[at]} card(s) owed")
+        problem = swap_problem(self.rules, at, self.hands[at], self.middle, self.owed[at], give, ())
         if problem is not None:
-            raise IllegalMove(f"drop by seat {seat}: {problem}")
-        hand = self.hands[seat]
-        for card in give:
+            raise IllegalMove(f"drop by seat {at}: {problem}")
+        cards = cast(Sequence[int], give)  # card ids, checked
+        hand = self.hands[at]
+        for card in cards:
             hand.remove(card)
-        self.middle.extend(give)
-        self.owed[seat] = len(give)
+        self.middle.extend(cards)
+        self.owed[at] = len(cards)
 
-    def pick(self, seat: int, take: Sequence[int]) -> None:
+    def pick(self, seat: object, take: Sequence[object]) -> None:
         """Under ``multi_drop_first``: pick up exactly as many middle cards as were dropped."""
-        self._check_seat(seat)
-        if not self.owed[seat]:
-            raise IllegalMove(f"pick by seat {seat}: nothing is owed")
-        problem = swap_problem(self.rules, seat, self.hands[seat], self.middle, self.owed[seat], (), take)
+        at = self._seat(seat)
+        if not self.owed[at]:
+            raise IllegalMove(f"pick by seat {at}: nothing is owed")
+        problem = swap_problem(self.rules, at, self.hands[at], self.middle, self.owed[at], (), take)
         if problem is not None:
-            raise IllegalMove(f"pick by seat {seat} of {len(take)} card(s): {problem}")
-        for card in take:
+            raise IllegalMove(f"pick by seat {at} of {len(take)} card(s): {problem}")
+        cards = cast(Sequence[int], take)  # card ids, checked
+        for card in cards:
             self.middle.remove(card)
-        self.hands[seat].extend(take)
-        self.owed[seat] = 0
+        self.hands[at].extend(cards)
+        self.owed[at] = 0
 
     def sweep(self) -> None:
         """Move the middle to the discard pile; the middle stays short until the dealer has laid four again."""
@@ -277,9 +279,11 @@ class TableState:
             raise InvariantError(f"middle holds {len(self.middle)} cards, expected {expected}")
 
     # Helpers ----------------------------------------------------------------------------------------------
-    def _check_seat(self, seat: int) -> None:
+    def _seat(self, seat: object) -> int:
+        """``seat`` as given (any value: a move may come from a script), if it is a seat of this table."""
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.rules.players:
             raise IllegalMove(f"seat = {seat!r}: must be a seat from 0 to {self.rules.players - 1}")
+        return seat
 
     def _check_refilling(self, move: str) -> None:
         if self.refilling:
@@ -292,7 +296,7 @@ def swap_sizes(rules: Rules) -> range:
 
 
 def swap_problem(rules: Rules, seat: int, hand: Sequence[int], middle: Sequence[int], owed: int,
-                 give: Sequence[int], take: Sequence[int]) -> str | None:
+                 give: Sequence[object], take: Sequence[object]) -> str | None:
     """Why the rules forbid ``seat``, holding ``hand`` and owing ``owed`` picks, to give ``give`` for ``take`` from
     ``middle`` now, or None if they allow it: the one statement of swap legality, used by :class:`TableState`, the
     engine's intent check and :meth:`TableState.legal_swaps`. Under ``multi_drop_first`` a put-down alone is
@@ -317,11 +321,12 @@ def swap_problem(rules: Rules, seat: int, hand: Sequence[int], middle: Sequence[
             return (f"{name} = {tuple(chosen)!r}: {', '.join(map(repr, strangers))} "
                     f"{'is not a card id' if len(strangers) == 1 else 'are not card ids'}; with {rules.decks} "
                     f"deck(s) card ids are 0 to {ids - 1}")
-        if len(set(chosen)) != len(chosen):
-            return f"{name} = {hand_text(chosen)!r}: names a card twice"
-        missing = [c for c in chosen if c not in pool]
+        cards = cast(Sequence[int], chosen)  # card ids now (given as any values: an agent's, unchecked)
+        if len(set(cards)) != len(cards):
+            return f"{name} = {hand_text(cards)!r}: names a card twice"
+        missing = [c for c in cards if c not in pool]
         if missing:
-            return f"{name} = {hand_text(chosen)!r}: {hand_text(missing)} not in {where}"
+            return f"{name} = {hand_text(cards)!r}: {hand_text(missing)} not in {where}"
     return None
 
 

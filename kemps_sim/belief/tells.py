@@ -50,13 +50,13 @@ class TimingTells:
     cue_lead: float = CUE_LEAD
 
     def __post_init__(self) -> None:
-        bounds = self.bounds
+        bounds: tuple[object, ...] = self.bounds  # as given: the check below reads each edge as any value
         numbers = isinstance(bounds, tuple) and all(
             isinstance(b, int | float) and not isinstance(b, bool) and math.isfinite(b) and b > 0 for b in bounds)
-        if not numbers or any(a >= b for a, b in itertools.pairwise(bounds)):
+        if not numbers or any(a >= b for a, b in itertools.pairwise(self.bounds)):
             raise ConfigError(f"tells.bounds = {bounds!r}: must be a tuple of increasing numbers of seconds > 0 "
                               "(empty: no tell read)")
-        lead = self.cue_lead
+        lead: object = self.cue_lead
         if isinstance(lead, bool) or not isinstance(lead, int | float) or not (math.isfinite(lead) and lead >= 0):
             raise ConfigError(f"tells.cue_lead = {lead!r}: must be a number of seconds >= 0")
 

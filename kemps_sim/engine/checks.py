@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from kemps_sim.errors import IllegalMove
 from kemps_sim.gestures import Repertoire
 from kemps_sim.intents import CALL_INTENTS, Gesture, Intent, Object, SayStalled, Swap, Wait
@@ -30,11 +32,12 @@ class IntentChecker:
             return (f"{intent!r}: the seat has put down cards and owes {owed}; it must pick them up first "
                     f"(Swap(give=(), take=<{owed} middle cards>)) or call")
         if type(intent) is Wait:
-            timeout = intent.timeout
+            given: Any = intent  # its fields as the agent set them: any values until checked here
+            timeout = given.timeout
             if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, int | float)
                                         or not timeout > 0):
                 return f"Wait(timeout={timeout!r}): timeout must be None or a number of seconds > 0"
-            if intent.stale is not False and (intent.stale is not True or timeout is not None):
+            if given.stale is not False and (given.stale is not True or timeout is not None):
                 return (f"{intent!r}: stale must be true or false, and a stale Wait takes no timeout (it lasts "
                         "the seat's patience with the middle)")
         elif type(intent) is Swap:
@@ -55,7 +58,8 @@ class IntentChecker:
 
     def _swap(self, seat: int, intent: Swap) -> str | None:
         table, rules = self.state.table, self.rules
-        give, take = intent.give, intent.take
+        given: Any = intent  # its fields as the agent set them: any values until checked here
+        give, take = given.give, given.take
         if not isinstance(give, tuple) or not isinstance(take, tuple):
             return f"{intent!r}: give and take must be tuples of card ids"
         if not self.state.public.playing:
@@ -69,8 +73,9 @@ class IntentChecker:
         return None if problem is None else f"{intent!r}: {problem}"
 
     def _gesture(self, intent: Gesture) -> str | None:
-        name = intent.name
-        if name not in self.repertoire:
+        given: Any = intent  # its name as the agent set it: any value until checked here
+        name = given.name
+        if not isinstance(name, str) or name not in self.repertoire:
             return f"Gesture({name!r}): not in the repertoire; allowed: " + ", ".join(self.repertoire.names)
         modality = self.rules.signal_modality
         if modality != "spoken_allowed" and self.repertoire[name] not in self.repertoire.allowed_signals(modality):
@@ -82,10 +87,15 @@ class IntentChecker:
     def _call(self, seat: int, intent: Intent) -> str | None:
         if not self.state.public.playing:
             return f"{intent!r}: calls are allowed only while play is on"
-        call = Call(CALL_INTENTS[type(intent)], seat, getattr(intent, "accused", None))
-        if call.kind is CallKind.STOP_KEMPS and seat in self.state.public.barred:
+        kind = CALL_INTENTS[type(intent)]
+        if kind is CallKind.STOP_KEMPS and seat in self.state.public.barred:
             return (f"{intent!r}: this seat made a wrong Stop Kemps and may not call it again this round "
                     "(wrong_stop_penalty_003)")
+        accused = getattr(intent, "accused", None)
+        if accused is not None and (isinstance(accused, bool) or not isinstance(accused, int)):
+            return (f"{intent!r}: call.accused = {accused!r}: not a seat; allowed seats are 0 to "
+                    f"{self.rules.players - 1}")  # as check_call says it, before a Call can hold it
+        call = Call(kind, seat, accused)
         try:
             check_call(self.rules, call)
         except IllegalMove as exc:
