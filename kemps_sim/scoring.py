@@ -136,7 +136,9 @@ def _add(a: tuple[int, ...], b: tuple[int, ...]) -> tuple[int, ...]:
 
 
 # Seats and pairs -------------------------------------------------------------------------------------------
-def _check_seat(rules: Rules, name: str, seat: object) -> None:
+def check_seat(rules: Rules, name: str, seat: object) -> None:
+    """Refuse, with a one-line :class:`IllegalMove` naming ``call.<name>``, a ``seat`` that is not a seat of this
+    table (a bool is not one)."""
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < rules.players:
         raise IllegalMove(f"call.{name} = {seat!r}: not a seat; allowed seats are 0 to {rules.players - 1}")
 
@@ -147,7 +149,7 @@ def allowed_stop_targets(rules: Rules, caller: int) -> tuple[int, ...]:
     Never the caller's own pair. Under ``adjacent_pairs`` only the pairs of the two seats beside the caller
     qualify, which at 4 and 6 players is every other pair and at 8 leaves out the pair sitting opposite.
     """
-    _check_seat(rules, "caller", caller)
+    check_seat(rules, "caller", caller)
     n = rules.players
     if rules.stop_kemps_targets == "adjacent_pairs":
         pairs = {pair_of(n, (caller + step) % n) for step in (-1, 1)}
@@ -165,7 +167,7 @@ def check_call(rules: Rules, call: Call) -> None:
     if call.kind == CallKind.DOUBLE_KEMPS and not rules.double_kemps:
         raise IllegalMove(f"call.kind = 'double_kemps': not allowed with rules.double_kemps = false; "
                           f"allowed kinds are {', '.join(kinds)}")
-    _check_seat(rules, "caller", call.caller)
+    check_seat(rules, "caller", call.caller)
     if call.kind != CallKind.STOP_KEMPS:
         if call.accused is not None:
             raise IllegalMove(f"call.accused = {call.accused!r}: only a Stop Kemps names an accused; "
@@ -175,7 +177,7 @@ def check_call(rules: Rules, call: Call) -> None:
     allowed = f"allowed seats for caller {call.caller} are {', '.join(map(str, targets))}"
     if call.accused is None:
         raise IllegalMove(f"call.accused = None: a Stop Kemps must name an accused seat; {allowed}")
-    _check_seat(rules, "accused", call.accused)
+    check_seat(rules, "accused", call.accused)
     n = rules.players
     if pair_of(n, call.accused) == pair_of(n, call.caller):
         raise IllegalMove(f"call.accused = {call.accused}: seat {call.accused} is in the caller's own pair "

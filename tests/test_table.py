@@ -414,7 +414,7 @@ def test_reshuffle_discards_turns_the_discards_into_the_pack(preset, players):
 
 
 def test_a_bool_is_not_a_seat():
-    # scoring._check_seat refuses bools as seats; the table must too, or swap(True, ...) moves seat 1's cards.
+    # scoring.check_seat refuses bools as seats; the table must too, or swap(True, ...) moves seat 1's cards.
     state, _ = _deal("standard", 4)
     before = state.snapshot()
     with pytest.raises(IllegalMove, match=r"seat = True: must be a seat from 0 to 3"):

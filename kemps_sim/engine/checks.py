@@ -11,7 +11,7 @@ from typing import Any
 from kemps_sim.errors import IllegalMove
 from kemps_sim.gestures import Repertoire
 from kemps_sim.intents import CALL_INTENTS, Gesture, Intent, Object, SayStalled, Swap, Wait
-from kemps_sim.scoring import Call, CallKind, check_call
+from kemps_sim.scoring import Call, CallKind, check_call, check_seat
 from kemps_sim.state import RoundState
 from kemps_sim.table import swap_problem
 
@@ -92,12 +92,10 @@ class IntentChecker:
             return (f"{intent!r}: this seat made a wrong Stop Kemps and may not call it again this round "
                     "(wrong_stop_penalty_003)")
         accused = getattr(intent, "accused", None)
-        if accused is not None and (isinstance(accused, bool) or not isinstance(accused, int)):
-            return (f"{intent!r}: call.accused = {accused!r}: not a seat; allowed seats are 0 to "
-                    f"{self.rules.players - 1}")  # as check_call says it, before a Call can hold it
-        call = Call(kind, seat, accused)
         try:
-            check_call(self.rules, call)
+            if accused is not None:
+                check_seat(self.rules, "accused", accused)  # before a Call, whose accused is typed, holds it
+            check_call(self.rules, Call(kind, seat, accused))
         except IllegalMove as exc:
             return f"{intent!r}: {exc}"
         return None
