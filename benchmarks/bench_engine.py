@@ -3,7 +3,7 @@ relative to a bare SimPy loop with the same number of events, measured in the sa
 spent inside agent code.
 
     python benchmarks/bench_engine.py [--matches 300] [--preset standard] [--players 4] [--lineup collector]
-                                      [--repeats 3]
+                                      [--repeats 3] [--core N | --unpinned]
     python benchmarks/bench_engine.py --table [--matches 100]   # every preset at 4/6/8 players, quickstart lineup
     python benchmarks/bench_engine.py --table --looks              # ... and each row with every look too
 
@@ -11,6 +11,11 @@ spent inside agent code.
 decision, as the engine did before it kept the looks that cannot change one) and prints the speed-up of the default
 against it: each seed played under both, one match after the other in alternating order, and the CPU seconds of
 each summed (a lever of a few percent is lost in the wall-clock noise of passes played one after the other).
+
+The process is pinned to one core (``--core``; ``--unpinned`` lets the operating system place it): a match plays
+in a thread of its own (:mod:`kemps_sim.engine.guard`) and, on a machine with idle cores, that thread often starts
+on another core than the one that takes its result, which on two shared cores made a match take 1.3 times as long
+(2026-12-03): that measures where threads land rather than the engine.
 
 Prints figures only; nothing here asserts a speed (machines are shared and noisy).
 """
@@ -153,10 +158,25 @@ def main() -> None:
                         help="every preset at 4, 6 and 8 players (and the quickstart lineup), --matches each")
     parser.add_argument("--looks", action="store_true",
                         help="also play with every look (EngineConfig.all_looks) and print the default's speed-up")
+    parser.add_argument("--core", type=int, default=None,
+                        help="the core the process (each match's thread too) is pinned to (default: the first allowed)")
+    parser.add_argument("--unpinned", action="store_true",
+                        help="let the operating system place the threads (each match's thread may start on another "
+                             "core than the one that takes its result)")
     args = parser.parse_args()
     if args.matches < 1 or args.repeats < 1:
         parser.error(f"--matches {args.matches} / --repeats {args.repeats}: must be whole numbers >= 1")
-    print(f"machine: {os.cpu_count()} cores, load average {load()} at the start; kemps-sim {build_name()}")
+    can_pin = hasattr(os, "sched_setaffinity")  # Linux
+    allowed = sorted(os.sched_getaffinity(0)) if can_pin else []
+    if args.core is not None and args.core not in allowed:
+        parser.error(f"--core {args.core}: must be one of the cores this process may use, {allowed}")
+    if args.unpinned or not can_pin:
+        placed = "unpinned" + ("" if can_pin else " (this platform cannot pin a process)")
+    else:
+        core = allowed[0] if args.core is None else args.core
+        os.sched_setaffinity(0, {core})  # threads started from here on inherit it: a match and its watcher alike
+        placed = f"pinned to core {core}"
+    print(f"machine: {os.cpu_count()} cores, load average {load()} at the start; kemps-sim {build_name()}; {placed}")
     if args.table:
         print_table(args.matches, args.repeats, args.looks)
     else:

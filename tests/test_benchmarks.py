@@ -28,8 +28,9 @@ def run(script: str, *args: str, timeout: float = 300) -> str:
 
 @pytest.mark.parametrize(("script", "args", "expected"), [
     ("bench_engine.py", ("--matches", "2", "--repeats", "1", "--looks"),
-     ["matches per second:", "ratio engine / bare:", "with every look:", "inside agent code:",
+     ["pinned to core", "matches per second:", "ratio engine / bare:", "with every look:", "inside agent code:",
       "load average at the end"]),
+    ("bench_engine.py", ("--matches", "1", "--repeats", "1", "--unpinned"), ["; unpinned", "matches per second:"]),
     ("wake_causes.py", ("--matches", "2", "--preset", "kems", "--players", "6"),
      ["decisions per match", "its own action just ended", "decisions that end in Wait", "glances"]),
     ("wake_causes.py", ("--matches", "2", "--all-looks"), ["decisions per match", "everyone woken: a fresh middle"]),
