@@ -13,11 +13,8 @@ Two faults of agent code cannot be caught where the code runs:
   main thread, such an exception can only come from agent code and is recorded as the agent's error; a real Ctrl-C
   reaches the watching (main) thread, which cancels the match and stops.
 
-A body that asks for containment from inside a contained thread plays right there, watched by that thread's
-watcher with its own limit: :func:`run_contained_each` plays a sweep's chunk, match after match, in one thread
-this way. Handing every match to a thread of its own and taking its result back cost a chunk 1.13x its CPU time
-on two cores (``benchmarks/README.md``): the thread often started on the idle core, so the match was built on one
-core and its rows made and its objects freed on the other.
+The match's thread is started on the core its caller runs on (:mod:`kemps_sim.engine.placement`), where the
+waiting caller leaves it the caches the last match warmed.
 
 The wall clock read here decides only whether a match that has stopped making progress is given up; it never
 changes the outcome of a match that finishes.
@@ -28,21 +25,17 @@ from __future__ import annotations
 import ctypes
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
+from kemps_sim.engine.placement import HOLD_SECONDS, start_here
+
 T = TypeVar("T")
-R = TypeVar("R")
 
 #: How many times per limit the watcher looks; a stuck call is caught between ``limit`` and ``limit * (1 + 1/N)``.
 CHECKS_PER_LIMIT = 4
 #: Seconds the watcher gives an interrupted call to unwind before it abandons the match's thread.
 GRACE_SECONDS = 1.0
-#: Seconds between the watcher's looks while no limit applies (so that Ctrl-C reaches it on every platform).
-UNLIMITED_LOOK_SECONDS = 1.0
-
-#: In a thread :func:`run_contained` started: ``watch``, the Stopwatch its watcher reads.
-_contained = threading.local()
 
 
 class AgentTimeout(BaseException):
@@ -116,35 +109,31 @@ def run_contained(body: Callable[[Stopwatch], T], limit: float | None,
     Returns what the body returns and raises what it raises. A call still running after ``limit`` is interrupted
     with :class:`AgentTimeout` (the body records it as the agent's error); if it does not unwind within
     :data:`GRACE_SECONDS`, the thread is abandoned and ``abandoned(error)`` gives the result instead. An
-    exception in the watching thread (Ctrl-C) cancels the body and is raised. Called from inside a contained
-    thread, the body plays there under that thread's watcher, with ``limit`` while it plays (a stuck call then
-    abandons the outer body).
+    exception in the watching thread (Ctrl-C) cancels the body and is raised.
     """
-    outer: Stopwatch | None = getattr(_contained, "watch", None)
-    if outer is not None:
-        before, outer.limit = outer.limit, limit
-        try:
-            return body(outer)
-        finally:
-            outer.limit = before
     watch = Stopwatch(limit)
     box: dict[str, Any] = {}
 
     def target() -> None:
-        _contained.watch = watch
         try:
             box["value"] = body(watch)
         except BaseException as exc:  # handed to the watcher, which raises it in its own thread
             box["error"] = exc
 
     thread = threading.Thread(target=target, name="kemps-sim match", daemon=True)
-    thread.start()
+    release: Callable[[], None] | None = None
     try:
-        stuck = _watch(thread, watch)
+        release = start_here(thread)  # on this core, which the watcher leaves to it while it waits
+        stuck = _watch(thread, watch, limit, release)
     except BaseException:
-        _raise_in(thread, MatchCancelled)
-        thread.join(GRACE_SECONDS)
+        if release is not None:
+            release()
+        if thread.ident is not None:  # it started
+            _raise_in(thread, MatchCancelled)
+            thread.join(GRACE_SECONDS)
         raise
+    if release is not None:
+        release()
     if stuck is not None:
         return abandoned(stuck)
     if "error" in box:
@@ -153,56 +142,28 @@ def run_contained(body: Callable[[Stopwatch], T], limit: float | None,
     return box["value"]
 
 
-def run_contained_each(items: Sequence[T], play: Callable[[T], R], limit: float | None = None) -> list[R]:
-    """``[play(item) for item in items]``, played one after another in one contained thread, in which each
-    ``play`` that asks for containment (:func:`run_contained`, as ``simulate_match`` does) plays with its own
-    limit, and the results are gathered there.
-
-    If a call is abandoned (it ignored the interrupt), the item it belonged to is played again on its own, from
-    the calling thread, so that it is contained (and given up) exactly as it would have been alone, and the rest
-    go on in a fresh thread; what the abandoned thread still does is discarded. ``play`` should record its
-    items' failures in what it returns; what it raises ends the whole run, as from ``run_contained``.
-    """
-    results: list[R] = []
-    lock = threading.Lock()
-    start = 0
-    while start < len(items):
-        stopped: list[bool] = [False]
-
-        def each(_: Stopwatch, first: int = start, stopped: list[bool] = stopped) -> bool:
-            for item in items[first:]:
-                found = play(item)
-                with lock:
-                    if stopped[0]:
-                        return False
-                    results.append(found)
-            return True
-
-        if run_contained(each, limit, lambda _: False):
-            break
-        with lock:
-            stopped[0] = True
-            start = len(results)
-        results.append(play(items[start]))  # alone: contained, and given up, as it would be outside a batch
-        start += 1
-    return results
-
-
-def _watch(thread: threading.Thread, watch: Stopwatch) -> BaseException | None:
-    """Wait for the thread; interrupt a call stuck past the watch's limit (read at every look: a thread playing
-    one match after another changes it); return the error if the thread must be abandoned, None once it has
-    ended."""
+def _watch(thread: threading.Thread, watch: Stopwatch, limit: float | None,
+           release: Callable[[], None] | None = None) -> BaseException | None:
+    """Wait for the thread; interrupt a call stuck past ``limit``; return the error if the thread must be
+    abandoned, None once it has ended. ``release`` (:func:`~kemps_sim.engine.placement.start_here`) is called at
+    the first look, at most :data:`~kemps_sim.engine.placement.HOLD_SECONDS` after the start."""
+    if release is not None:
+        thread.join(min(limit / CHECKS_PER_LIMIT if limit is not None else 1.0, HOLD_SECONDS))
+        release()
+    if limit is None:
+        while thread.is_alive():  # a timed join, so that Ctrl-C reaches this thread on every platform
+            thread.join(1.0)
+        return None
+    period = limit / CHECKS_PER_LIMIT
     call, since = -1, 0.0
     while True:
-        limit = watch.limit
-        thread.join(limit / CHECKS_PER_LIMIT if limit is not None else UNLIMITED_LOOK_SECONDS)
+        thread.join(period)
         if not thread.is_alive():
             return None
-        limit = watch.limit
-        if limit is None or not watch.inside:
+        now = time.monotonic()
+        if not watch.inside:
             call = -1
             continue
-        now = time.monotonic()
         if watch.entered != call:
             call, since = watch.entered, now
             continue
@@ -210,14 +171,13 @@ def _watch(thread: threading.Thread, watch: Stopwatch) -> BaseException | None:
             continue
         error = watch.timeout_error()
         deadline = now + GRACE_SECONDS
-        while watch.inside and watch.entered == call and time.monotonic() < deadline:
-            _raise_in(thread, AgentTimeout)
-            thread.join(min(limit / CHECKS_PER_LIMIT, GRACE_SECONDS / 4))
-            if not thread.is_alive():
-                return None
-        if watch.inside and watch.entered == call:
-            return error  # the call ignored every interrupt: the thread is given up
-        call = -1  # it unwound (the body records the agent's error): watch on until the thread ends
+        while thread.is_alive() and time.monotonic() < deadline:
+            if watch.inside and watch.entered == call:
+                _raise_in(thread, AgentTimeout)
+            thread.join(min(period, GRACE_SECONDS / 4))
+        if not thread.is_alive():
+            return None
+        return error
 
 
 def _raise_in(thread: threading.Thread, kind: type[BaseException]) -> None:

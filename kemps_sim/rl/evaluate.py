@@ -28,7 +28,6 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from kemps_sim.engine.guard import run_contained_each
 from kemps_sim.engine.match import simulate_match
 from kemps_sim.presets import load_rules
 from kemps_sim.records import calls_rows
@@ -94,17 +93,16 @@ def play(task: Task) -> list[dict[str, Any]]:
     """Every match of the task, one row each: who, where, the match seed, the pair's result and the seat's
     behaviour."""
     rules = load_rules(task.rules)
-
-    def row(match: tuple[int, int]) -> dict[str, Any]:
-        seed, place = match
-        result = simulate_match(rules, seating(rules.players, task.ours, task.opponent, place), seed=seed)
-        share = 1.0 / len(result.winners) if place in result.winners else 0.0
-        return {"label": task.label, "run": task.run, "opponent": task.opponent, "seed": seed, "place": place,
-                "seat": place, "won": share, "rank": result.ranking[place], "rounds": len(result.rounds),
-                "end_reason": result.end_reason, **behaviour(result, place)}
-
-    # one contained thread plays them all and makes their rows (as a sweep's chunk does: kemps_sim.engine.guard)
-    return run_contained_each([(seed, place) for seed in task.seeds for place in range(rules.pairs)], row)
+    rows = []
+    for seed in task.seeds:
+        for place in range(rules.pairs):
+            result = simulate_match(rules, seating(rules.players, task.ours, task.opponent, place), seed=seed)
+            share = 1.0 / len(result.winners) if place in result.winners else 0.0
+            rows.append({"label": task.label, "run": task.run, "opponent": task.opponent, "seed": seed,
+                         "place": place, "seat": place, "won": share, "rank": result.ranking[place],
+                         "rounds": len(result.rounds), "end_reason": result.end_reason,
+                         **behaviour(result, place)})
+    return rows
 
 
 def tasks(models: Sequence[tuple[int, str]], partner: str, rules: Rules, opponents: Sequence[str],

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 import pandas as pd
 
-from kemps_sim.engine.guard import run_contained_each
 from kemps_sim.games import game
 from kemps_sim.results import FAILED_END_REASONS, SWEEP_TABLES, EndReason
 from kemps_sim.sweep.cells import CellPlan
@@ -122,9 +121,7 @@ def encode_chunk(tables: dict[str, pd.DataFrame]) -> ChunkOutput:
 def chunk_tables(chunk: Chunk) -> dict[str, pd.DataFrame]:
     """Play every match of the chunk and return its tables, each row led by its cell, parameters and replicate.
 
-    The matches play one after another in one contained thread, which also makes their rows
-    (:func:`kemps_sim.engine.guard.run_contained_each`: each match is still held to its own limit). Each table is
-    built once for the chunk from the rows of all its matches (plain dicts from
+    Each table is built once for the chunk from the rows of all its matches (plain dicts from
     :class:`~kemps_sim.games.GameTables` of the cell's game), in match order. The rows of the tables the game names
     as ``scored`` also say the cell's scoring rule, as ``rules.scoring`` after the replicate (unless it is a swept
     axis, and so among the parameters already), so that the statistics read it rather than tell it from scores.
@@ -138,33 +135,22 @@ def chunk_tables(chunk: Chunk) -> dict[str, pd.DataFrame]:
     makers = {**tables_of.makers,
               **({tables_of.events[0]: tables_of.events[1:]} if chunk.events and tables_of.events else {})}
     scored = set(tables_of.scored)
-
-    def leads_of(task: Task) -> dict[str, dict]:
+    rows: dict[str, list[dict]] = {name: [] for name in ("matches", *makers)}
+    first: dict[str, dict] | None = None  # the leads of the first match that was played: they shape empty tables
+    for task in chunk.tasks:
         plan = plans[task.cell]
-        return {name: _lead(task, plan, name in scored) for name in ("matches", *makers)}
-
-    def one(task: Task) -> tuple[dict, dict[str, list[dict]] | None]:
-        """The match's ``matches`` row and its rows of the other tables (None: it crashed), each led by its
-        columns."""
-        plan, leads = plans[task.cell], leads_of(task)
+        leads = {name: _lead(task, plan, name in scored) for name in rows}
         try:
             result = play(plan.rules, plan.lineup, plan.profiles, task.seed, config=plan.config, errors="record")
             row = tables_of.row(result)
             made = {name: make(result) for name, (make, _) in makers.items()}
         except Exception as exc:  # a crash in one match must not lose the rest of the sweep
-            return {**leads["matches"], **_crashed(task, f"{type(exc).__name__}: {exc}")}, None
-        return {**leads["matches"], **row}, {name: [{**leads[name], **each} for each in found]
-                                             for name, found in made.items()}
-
-    rows: dict[str, list[dict]] = {name: [] for name in ("matches", *makers)}
-    first: dict[str, dict] | None = None  # the leads of the first match that was played: they shape empty tables
-    for task, (row, others) in zip(chunk.tasks, run_contained_each(chunk.tasks, one), strict=True):
-        rows["matches"].append(row)
-        if others is None:
+            rows["matches"].append({**leads["matches"], **_crashed(task, f"{type(exc).__name__}: {exc}")})
             continue
-        first = first or leads_of(task)
-        for name, found in others.items():
-            rows[name].extend(found)
+        rows["matches"].append({**leads["matches"], **row})
+        first = first or leads
+        for name, found in made.items():
+            rows[name].extend({**leads[name], **each} for each in found)
     tables = {"matches": pd.DataFrame(rows["matches"])}
     if first is not None:
         for name, (_, columns) in makers.items():
