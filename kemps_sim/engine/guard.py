@@ -36,6 +36,8 @@ T = TypeVar("T")
 CHECKS_PER_LIMIT = 4
 #: Seconds the watcher gives an interrupted call to unwind before it abandons the match's thread.
 GRACE_SECONDS = 1.0
+#: Seconds between the watcher's looks while no limit applies (so that Ctrl-C reaches it on every platform).
+UNLIMITED_LOOK_SECONDS = 1.0
 
 
 class AgentTimeout(BaseException):
@@ -148,11 +150,11 @@ def _watch(thread: threading.Thread, watch: Stopwatch, limit: float | None,
     abandoned, None once it has ended. ``release`` (:func:`~kemps_sim.engine.placement.start_here`) is called at
     the first look, at most :data:`~kemps_sim.engine.placement.HOLD_SECONDS` after the start."""
     if release is not None:
-        thread.join(min(limit / CHECKS_PER_LIMIT if limit is not None else 1.0, HOLD_SECONDS))
+        thread.join(min(limit / CHECKS_PER_LIMIT if limit is not None else UNLIMITED_LOOK_SECONDS, HOLD_SECONDS))
         release()
     if limit is None:
-        while thread.is_alive():  # a timed join, so that Ctrl-C reaches this thread on every platform
-            thread.join(1.0)
+        while thread.is_alive():
+            thread.join(UNLIMITED_LOOK_SECONDS)
         return None
     period = limit / CHECKS_PER_LIMIT
     call, since = -1, 0.0

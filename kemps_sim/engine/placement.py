@@ -57,12 +57,13 @@ def start_here(thread: threading.Thread) -> Callable[[], None] | None:
     except BaseException:
         os.sched_setaffinity(0, cores)
         raise
-    held = [True]
+    held = True
 
     def release() -> None:
-        if not held[0]:
+        nonlocal held
+        if not held:
             return
-        held[0] = False
+        held = False
         os.sched_setaffinity(0, cores)
         if thread.native_id is not None and thread.is_alive():
             with contextlib.suppress(OSError):  # it ended meanwhile
