@@ -18,6 +18,7 @@ from kemps_sim.errors import ConfigError
 from kemps_sim.fitted_human import FITTED
 from kemps_sim.gestures import DEFAULT_REPERTOIRE, FidgetStream, Repertoire
 from kemps_sim.perception import Attention, Observer, Perceiver
+from kemps_sim.streams import GeneratorOrMaker
 from kemps_sim.timing import (
     DEFAULT_BLOCK,
     BlockSampler,
@@ -217,8 +218,9 @@ class PlayerProfile:
         return self.with_params({key.replace("__", "."): value for key, value in overrides.items()})
 
     # Engine helpers ----------------------------------------------------------------------------------------------
-    def sampler(self, name: str, rng: np.random.Generator, block: int = DEFAULT_BLOCK) -> BlockSampler:
-        """A block sampler for one of the time distributions (``reaction``, ``reach``, ...)."""
+    def sampler(self, name: str, rng: GeneratorOrMaker, block: int = DEFAULT_BLOCK) -> BlockSampler:
+        """A block sampler for one of the time distributions (``reaction``, ``reach``, ...), drawing with ``rng``
+        (or the generator it builds at the first draw)."""
         if name not in DISTRIBUTION_FIELDS:
             raise ConfigError(f"profile sampler = {show(name)}: must be one of {', '.join(DISTRIBUTION_FIELDS)}")
         return BlockSampler(getattr(self, name), rng, block)

@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from kemps_sim.errors import ConfigError
+from kemps_sim.streams import GeneratorOrMaker, built
 from kemps_sim.suggest import did_you_mean
 
 #: Every draw below this is raised to it: no human action takes negative time. Only the ex-Gaussian can fall
@@ -152,8 +153,8 @@ class Distribution(NumericConfig):
         """``{"family": ..., <parameters>}``, accepted back by :func:`distribution_from_mapping`."""
         return {"family": self.family, **self.params()}
 
-    def sampler(self, rng: np.random.Generator, block: int = DEFAULT_BLOCK) -> BlockSampler:
-        """A :class:`BlockSampler` drawing from this distribution with ``rng``."""
+    def sampler(self, rng: GeneratorOrMaker, block: int = DEFAULT_BLOCK) -> BlockSampler:
+        """A :class:`BlockSampler` drawing from this distribution with ``rng`` (or the generator it builds)."""
         return BlockSampler(self, rng, block)
 
 
@@ -312,12 +313,14 @@ class BlockSampler:
 
     The stream is exactly that of ``dist.sample(rng, block)`` called repeatedly and concatenated, so it is
     deterministic given the generator's state. Keep one sampler per (player, quantity) with the player's own
-    generator; sharing a generator between samplers is still deterministic but interleaves their blocks.
+    generator; sharing a generator between samplers is still deterministic but interleaves their blocks. ``rng`` may
+    be a function that builds the generator: it is called at the first draw, so a sampler never drawn from (a fixed
+    time draws nothing) costs no generator.
     """
 
     __slots__ = ("_buf", "block", "dist", "rng")
 
-    def __init__(self, dist: Distribution, rng: np.random.Generator, block: int = DEFAULT_BLOCK) -> None:
+    def __init__(self, dist: Distribution, rng: GeneratorOrMaker, block: int = DEFAULT_BLOCK) -> None:
         if not isinstance(dist, Distribution):
             raise ConfigError(f"BlockSampler.dist = {show(dist)}: must be a Distribution")
         if not isinstance(block, int) or isinstance(block, bool) or block < 1:
@@ -331,7 +334,8 @@ class BlockSampler:
         """The next draw, in seconds."""
         buf = self._buf
         if not buf:
-            buf = self._buf = self.dist.sample(self.rng, self.block)[::-1].tolist()
+            rng = self.rng = built(self.rng)
+            buf = self._buf = self.dist.sample(rng, self.block)[::-1].tolist()
         return buf.pop()
 
     __call__ = next

@@ -33,6 +33,7 @@ from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome, Standings, match_over, ranking, winners
 from kemps_sim.seating import NOBODY, pair_of
 from kemps_sim.state import FixedClock, RoundState
+from kemps_sim.streams import GeneratorOrMaker, Streams
 from kemps_sim.table import InvariantError, TableState
 from kemps_sim.trace import CallHeard
 
@@ -69,12 +70,13 @@ def _setup(rules: Rules, seats: Seats, profiles: ProfilesLike, seed: int, repert
     seed = int(seed)
     n = rules.players
     seat_profiles = resolve_profiles(profiles, n)
+    streams = Streams(seed)
     kits = []
     for seat, (name, factory) in enumerate(seats):
         watch.blame = functools.partial(_early_error, name, "before the first deal", seed)
-        agent = watch.call(seat, "start_match", _start_agent, factory, seat, n, _stream(seed, AGENT, seat))
+        agent = watch.call(seat, "start_match", _start_agent, factory, seat, n, streams.sequence(AGENT, seat))
         kits.append(SeatKit.build(seat, agent, name, seat_profiles[seat], n, repertoire,
-                                  rules.signal_modality in ("silent", "seen_only"), _stream(seed, SEAT, seat)))
+                                  rules.signal_modality in ("silent", "seen_only"), streams.child(SEAT, seat)))
     return seed, [name for name, _ in seats], kits
 
 
@@ -97,20 +99,16 @@ DEALS, TIES, DEALERS, AGENT, SEAT = range(5)
 CONVENTION = 5
 
 
-def _stream(seed: int, *key: int) -> np.random.SeedSequence:
-    return np.random.SeedSequence(seed, spawn_key=key)
-
-
 def first_dealer(rules: Rules, seed: int) -> int:
     """The seat that deals the first round of the match of ``seed`` (drawn from its own stream, whatever the
     deal): what a stacked pack (:func:`kemps_sim.table.stack_pack`) needs to know to give each seat its hand."""
-    return int(np.random.default_rng(_stream(seed, DEALERS)).integers(rules.players))
+    return int(Streams(seed).generator(DEALERS).integers(rules.players))
 
 
 def _candidates(rules: Rules, repertoire: Repertoire, seed: int) -> tuple[tuple[str, ...], ...]:
     """Each pair's candidate signals for the match: the natural pool dealt round robin (kemps_sim.conventions)."""
     pool = natural_signals(repertoire, rules.signal_modality, pairs=rules.pairs)
-    return deal_candidates(pool, rules.pairs, np.random.default_rng(_stream(seed, CONVENTION)))
+    return deal_candidates(pool, rules.pairs, Streams(seed).generator(CONVENTION))
 
 
 def _seen_called(rules: Rules, result: RoundResult) -> list[tuple[int, str]]:
@@ -126,10 +124,11 @@ def _seen_called(rules: Rules, result: RoundResult) -> list[tuple[int, str]]:
     return seen
 
 
-def _round_rngs(seed: int, round_index: int) -> tuple[np.random.Generator, np.random.Generator]:
-    """The round's deal (and reshuffle) generator and its tie-break generator."""
-    return (np.random.default_rng(_stream(seed, DEALS, round_index)),
-            np.random.default_rng(_stream(seed, TIES, round_index)))
+def _round_rngs(seed: int, round_index: int) -> tuple[np.random.Generator, GeneratorOrMaker]:
+    """The round's deal (and reshuffle) generator and its tie-break generator (built at the first exact tie, which
+    most rounds never have)."""
+    streams = Streams(seed)
+    return streams.generator(DEALS, round_index), streams.later(TIES, round_index)
 
 
 def simulate_match(rules: Rules | str | Mapping[str, Any] | None = None, lineup: LineupLike = "collector",
@@ -212,7 +211,7 @@ def _play_match(played: _Played, seats: Seats, profiles: ProfilesLike, seed: int
     seed, names, kits = _setup(rules, seats, profiles, seed, repertoire, watch)
     played.names = tuple(names)
     n = rules.players
-    dealer_rng = np.random.default_rng(_stream(seed, DEALERS))
+    dealer_rng = Streams(seed).generator(DEALERS)
     dealer = int(dealer_rng.integers(n))  # the first dealer is drawn (first_dealer): no seat starts with the burden
     signals: tuple[str, ...] = ()
     last_state: RoundState | None = None

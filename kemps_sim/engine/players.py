@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Any
 
-import numpy as np
 import simpy
 
 from kemps_sim.engine.alarm import Alarm
@@ -28,6 +27,7 @@ from kemps_sim.intents import INTENT_TYPES, Intent, Wait
 from kemps_sim.observation import Observation
 from kemps_sim.perception import Attention
 from kemps_sim.state import RoundState
+from kemps_sim.streams import GeneratorOrMaker, built
 
 _INTENT_TYPES = frozenset(INTENT_TYPES)
 
@@ -36,7 +36,7 @@ class Players:
     """Every seat's agent, view and alarm for one round."""
 
     def __init__(self, env: simpy.Environment, state: RoundState, kits: Sequence[SeatKit], config: EngineConfig,
-                 repertoire: Repertoire, tie_rng: np.random.Generator, seed: int, watch: Stopwatch | None = None
+                 repertoire: Repertoire, tie_rng: GeneratorOrMaker, seed: int, watch: Stopwatch | None = None
                  ) -> None:
         self.env, self.state, self.kits, self.config, self.seed = env, state, kits, config, seed
         self.watch = watch if watch is not None else Stopwatch()
@@ -210,7 +210,8 @@ class Players:
 
     def _release_ties(self, _: simpy.Event) -> None:
         waiters, self.tie_waiters = self.tie_waiters, []
-        for i in self.tie_rng.permutation(len(waiters)):
+        rng = self.tie_rng = built(self.tie_rng)
+        for i in rng.permutation(len(waiters)):
             waiters[i].succeed()
 
     # Asking agents ----------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ from kemps_sim.rules import Rules
 from kemps_sim.scoring import Outcome, Standings
 from kemps_sim.seating import NOBODY
 from kemps_sim.state import RoundState
+from kemps_sim.streams import GeneratorOrMaker
 from kemps_sim.table import TableState
 from kemps_sim.trace import CallCutOff, Dealt, HandFour, PlayStarted, RaceLost, Redealt, RoundEnded, Swapped
 
@@ -41,7 +42,7 @@ class RoundSim:
     """The SimPy processes of one round over its state. Build it, call :meth:`run` once."""
 
     def __init__(self, *, rules: Rules, kits: Sequence[SeatKit], repertoire: Repertoire, config: EngineConfig,
-                 deal_rng: np.random.Generator, tie_rng: np.random.Generator, dealer: int, signals: Sequence[str],
+                 deal_rng: np.random.Generator, tie_rng: GeneratorOrMaker, dealer: int, signals: Sequence[str],
                  standings: Standings, round_index: int, seed: int, stacked: Sequence[int] | None = None,
                  watch: Stopwatch | None = None, candidates: Sequence[Sequence[str]] = (),
                  called: Collection[tuple[int, str]] = (), live: Live | None = None) -> None:

@@ -13,6 +13,7 @@ from kemps_sim.gestures import FidgetStream, Repertoire
 from kemps_sim.observation import Observation
 from kemps_sim.perception import Perceiver, Percept
 from kemps_sim.profiles import DISTRIBUTION_FIELDS, PlayerProfile
+from kemps_sim.streams import GeneratorOrMaker, Streams, built
 from kemps_sim.timing import BlockSampler
 
 #: The key of each of a seat's random streams under the seat's seed: fixed, so that a stream added later (or a
@@ -39,9 +40,9 @@ class SeatKit:
     repertoire: Repertoire
     silent: bool
     fidget_rng: np.random.Generator
-    slip_rng: np.random.Generator | None = None  # whether a fidget of the pair's own signal looks meant
+    slip_rng: GeneratorOrMaker | None = None  # whether a fidget of the pair's own signal looks meant
     memory: dict[str, Any] = field(default_factory=dict)
-    seed: np.random.SeedSequence | None = None  # the seat's seed, for a stream built only when asked for
+    streams: Streams | None = None  # the seat's streams, for a stream built only when asked for
     _streams: dict[tuple[str, ...], FidgetStream] = field(default_factory=dict)
     _look_patience: BlockSampler | None = None
 
@@ -68,16 +69,16 @@ class SeatKit:
 
     @classmethod
     def build(cls, seat: int, agent: Agent, agent_name: str, profile: PlayerProfile, players: int,
-              repertoire: Repertoire, silent: bool, seed: np.random.SeedSequence) -> SeatKit:
-        """Spawn the seat's independent streams from its seed, one per quantity."""
-        def stream(name: str) -> np.random.Generator:
-            return np.random.default_rng(np.random.SeedSequence(seed.entropy, spawn_key=(*seed.spawn_key,
-                                                                                          STREAM_KEYS[name])))
-
-        samplers = {name: profile.sampler(name, stream(name)) for name in DISTRIBUTION_FIELDS}
+              repertoire: Repertoire, silent: bool, seed: np.random.SeedSequence | Streams) -> SeatKit:
+        """The seat's independent streams under its seed, one per quantity (:mod:`kemps_sim.streams`);
+        the timings' and the slips' are built at their first draw, since some are never drawn from (a fixed
+        gesture time, the patience kept by the engine, a pair that never fidgets its own signal)."""
+        streams = seed if isinstance(seed, Streams) else Streams.under(seed)
+        samplers = {name: profile.sampler(name, streams.later(STREAM_KEYS[name])) for name in DISTRIBUTION_FIELDS}
         return cls(seat=seat, agent=agent, agent_name=agent_name, profile=profile, samplers=samplers,
-                   perceiver=profile.perceiver(stream("perception"), n_opponents=players - 2), repertoire=repertoire,
-                   silent=silent, fidget_rng=stream("fidgets"), slip_rng=stream("slips"), seed=seed)
+                   perceiver=profile.perceiver(streams.generator(STREAM_KEYS["perception"]), n_opponents=players - 2),
+                   repertoire=repertoire, silent=silent, fidget_rng=streams.generator(STREAM_KEYS["fidgets"]),
+                   slip_rng=streams.later(STREAM_KEYS["slips"]), streams=streams)
 
     def look_patience(self) -> float:
         """A draw of the seat's patience with a middle it looks at (``PlayerProfile.patience``), from a stream
@@ -85,9 +86,8 @@ class SeatKit:
         none, and every other stream stays as it was."""
         sampler = self._look_patience
         if sampler is None:
-            assert self.seed is not None
-            rng = np.random.default_rng(np.random.SeedSequence(
-                self.seed.entropy, spawn_key=(*self.seed.spawn_key, STREAM_KEYS["look_patience"])))
+            assert self.streams is not None
+            rng = self.streams.generator(STREAM_KEYS["look_patience"])
             sampler = self._look_patience = self.profile.sampler("patience", rng)
         return sampler.next()
 
@@ -99,7 +99,10 @@ class SeatKit:
 
     def slips(self, chance: float) -> bool:
         """Whether an idle gesture of the pair's own signal, made now, looks meant (with ``chance``)."""
-        return chance > 0.0 and self.slip_rng is not None and float(self.slip_rng.random()) < chance
+        if chance <= 0.0 or self.slip_rng is None:
+            return False
+        rng = self.slip_rng = built(self.slip_rng)
+        return float(rng.random()) < chance
 
     def read(self, cards: int) -> float:
         """Seconds to take in ``cards`` cards that just landed in the middle, one after another."""
@@ -118,9 +121,8 @@ class SeatKit:
     def unwatched_fidgets(self, types: tuple[str, ...]) -> FidgetStream:
         """The seat's fidgets of ``types`` only (gesture types nobody watches), from a generator of their own, so
         that simulating them leaves every other stream as it was (``EngineConfig.all_fidgets``)."""
-        assert self.seed is not None
-        rng = np.random.default_rng(np.random.SeedSequence(
-            self.seed.entropy, spawn_key=(*self.seed.spawn_key, STREAM_KEYS["unwatched_fidgets"])))
+        assert self.streams is not None
+        rng = self.streams.generator(STREAM_KEYS["unwatched_fidgets"])
         others = tuple(name for name in self.repertoire.names if name not in types)
         return self.profile.fidget_stream(rng, self.repertoire, others)
 
