@@ -38,6 +38,9 @@ from kemps_sim.seating import partner
 #: Working memory holds about four chunks (Cowan 2001), two of them taken by the game (the rank being collected and
 #: the pair's own signal): the default number of gestures watched in the other pairs.
 WATCH_SPAN = 2
+#: Two worths this close (apart from equal ones) may round alike to 9 decimals (within 1e-9 of each other, and a
+#: margin for the subtraction's rounding): then the ranking rounds them all (:func:`ranked_by_worth`).
+NEAR_TIE = 2e-9
 #: A percept wakes a waiting seat if it could multiply the odds that its gesturer holds four by at least this.
 WAKE_RATIO = 2.0
 
@@ -61,6 +64,23 @@ def check_threshold(owner: str, threshold: object) -> None:
     if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0.0 < threshold < 1.0:
         raise ConfigError(f"{owner}.threshold = {threshold!r}: must be None (from the payoffs) or a probability "
                           "strictly between 0 and 1")
+
+
+def ranked_by_worth(worth: dict[str, float], order: dict[str, float], chosen: set[str]) -> list[str]:
+    """The gestures worth watching (``worth`` above 0, not ``chosen`` already), the most worth first; worths equal
+    to 9 decimals (float noise) go by the seat's hunches (``order``), then by name.
+
+    Rounding a worth is slow and seldom matters: the gestures are sorted by their worths as they are, and rounded
+    only if two neighbours lie within :data:`NEAR_TIE` without being equal. Values that round apart keep their order
+    (rounding never reverses two), and two that round alike lie within 1e-9 of each other, so the order is the
+    rounded one either way.
+    """
+    ranked = sorted((-value, order.get(g, 1.0), g) for g, value in worth.items() if value > 0.0 and g not in chosen)
+    for i in range(1, len(ranked)):
+        if 0.0 < ranked[i][0] - ranked[i - 1][0] <= NEAR_TIE:
+            ranked = sorted((-round(-w, 9), hunch, g) for w, hunch, g in ranked)
+            break
+    return [g for _, _, g in ranked]
 
 
 class CallingPart(Protocol):
@@ -122,10 +142,7 @@ class Calling:
             if not self.hunches_order:
                 names = sorted(obs.repertoire.names)
                 self.hunches_order = dict(zip(names, self.hunch_rng.random(len(names)).tolist(), strict=True))
-            order = self.hunches_order
-            ranked = sorted((g for g, value in worth.items() if value > 0.0 and g not in chosen),
-                            key=lambda g: (-round(worth[g], 9), order.get(g, 1.0), g))
-            chosen.update(ranked[:self.watch_span])
+            chosen.update(ranked_by_worth(worth, self.hunches_order, chosen)[:self.watch_span])
         belief.watched = frozenset(chosen)
         return belief.watched
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from kemps_sim_agents import calling
 from kemps_sim_agents.calling import WATCH_SPAN
 
@@ -66,3 +68,22 @@ def test_the_span_is_an_agent_parameter(monkeypatch, span: int) -> None:
         for (_, seat), chosen in watched.items():
             sizes[seat].add(len(chosen))
     assert max(max(s) for s in sizes.values()) == 1 + span
+
+
+WORTHS = st.one_of(st.floats(1e-12, 1e3), st.sampled_from([0.0, 0.1, 0.1 + 1e-10, 0.1 + 3e-10, 0.1 + 1.5e-9, 0.2,
+                                                            0.30000000049, 0.3000000005, 0.30000000051]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(worths=st.lists(WORTHS, max_size=12), hunches=st.lists(st.floats(0.0, 1.0), min_size=12, max_size=12),
+       chosen=st.sets(st.integers(0, 11), max_size=2))
+def test_the_ranking_is_the_rounded_one(worths: list[float], hunches: list[float], chosen: set[int]) -> None:
+    """Ranked by their worths as they are, the gestures come in the order of worths rounded to 9 decimals, ties
+    going by the hunches and then the name (near ties included: worths within 1e-9 of each other)."""
+    names = [f"g{i:02d}" for i in range(len(worths))]
+    worth = dict(zip(names, worths, strict=True))
+    order = {name: hunches[i] for i, name in enumerate(names)}
+    skip = {names[i] for i in chosen if i < len(names)}
+    expected = sorted((g for g, value in worth.items() if value > 0.0 and g not in skip),
+                      key=lambda g: (-round(worth[g], 9), order.get(g, 1.0), g))
+    assert calling.ranked_by_worth(worth, order, skip) == expected
