@@ -43,7 +43,7 @@ class SeatKit:
     slip_rng: GeneratorOrMaker | None = None  # whether a fidget of the pair's own signal looks meant
     memory: dict[str, Any] = field(default_factory=dict)
     streams: Streams | None = None  # the seat's streams, for a stream built only when asked for
-    _streams: dict[tuple[str, ...], FidgetStream] = field(default_factory=dict)
+    _fidget_streams: dict[tuple[str, ...], FidgetStream] = field(default_factory=dict)
     _look_patience: BlockSampler | None = None
 
     def __post_init__(self) -> None:
@@ -133,9 +133,10 @@ class SeatKit:
         """
         if self.silent:
             exclude = tuple(sorted(set(exclude) | {g.name for g in self.repertoire if g.spoken}))
-        stream = self._streams.get(exclude)
+        stream = self._fidget_streams.get(exclude)
         if stream is None:
-            stream = self._streams[exclude] = self.profile.fidget_stream(self.fidget_rng, self.repertoire, exclude)
+            stream = self.profile.fidget_stream(self.fidget_rng, self.repertoire, exclude)
+            self._fidget_streams[exclude] = stream
         return stream
 
 
