@@ -3,6 +3,7 @@
 
     python benchmarks/bench_sweep.py [--matches 2000] [--workers 2] [--repeats 1] [--chunk N] [--steady]
                                      [--long 20000] [--cluster-sizes 1 2 3 4]
+    python benchmarks/bench_sweep.py --cell 10000    # only: one 10,000-match cell on 2 local workers
 
 For each executor and repeat a fresh interpreter runs ``run_sweep`` on the standard rules (collector against
 watcher, four cells) and reports the wall time of the call, which includes starting the workers (spawn and
@@ -55,6 +56,15 @@ def speed_spec(matches: int, output: Path):
         "axes": {"rules.double_kemps": [False, True], "profile.observer.d_fixated": [1.0, 2.5]}})
 
 
+def cell_spec(matches: int, output: Path):
+    """One cell of ``matches`` matches: the standard rules, collector against watcher (the goal's 10,000-match cell)."""
+    from kemps_sim.sweep import spec_from_mapping
+
+    return spec_from_mapping({
+        "sweep": {"name": "cell", "seed": 5, "matches": matches, "output": str(output)},
+        "base": {"rules": "standard", "lineup": "collector,watcher"}})
+
+
 def long_spec(matches: int, output: Path):
     """Many one-round matches over 50 cells."""
     from kemps_sim.sweep import spec_from_mapping
@@ -80,18 +90,21 @@ def child(command: list[str]) -> dict:
 
 
 # In the fresh interpreter --------------------------------------------------------------------------------------
-def sweep_child(name: str, matches: int, workers: int, chunk: int | None) -> None:
-    """Run the speed sweep once on the named executor, started inside the timed call, and print its figures."""
+def sweep_child(name: str, matches: int, workers: int, chunk: int | None, make_spec=None) -> None:
+    """Run the speed sweep (or ``make_spec``'s) once on the named executor, started inside the timed call, and
+    print its figures."""
     from kemps_sim.sweep import run_sweep
 
     with tempfile.TemporaryDirectory() as folder:
-        spec = speed_spec(matches, Path(folder) / "run")
+        spec = (make_spec or speed_spec)(matches, Path(folder) / "run")
         cpu, children, start = time.process_time(), _children_cpu(), time.perf_counter()
         run = run_sweep(spec, chunk=chunk, progress=False, **executor_args(name, workers))
         seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
         children = _children_cpu() - children  # the workers', once they have exited and been waited for
+    from kemps_sim.build import build_name
+
     print(json.dumps({"ran": run.ran, "seconds": seconds, "cpu": cpu, "workers_cpu": children,
-                      "load": os.getloadavg()[0], "executor": run.executor}))
+                      "load": os.getloadavg()[0], "executor": run.executor, "build": build_name()}))
 
 
 def _children_cpu() -> float:
@@ -187,14 +200,20 @@ def main() -> None:
     parser.add_argument("--long", type=int, default=0, help="matches of a memory run (default 0: none)")
     parser.add_argument("--cluster-sizes", type=int, nargs="+", default=(), metavar="W",
                         help="also a LocalCluster of each of these numbers of worker processes, one after another")
+    parser.add_argument("--cell", type=int, default=0, metavar="N",
+                        help="only this: one cell of N matches (standard, collector against watcher) on --workers "
+                             "local worker processes, start-up included (the goal: 10,000 matches in 45 s on 2 cores)")
     parser.add_argument("--skip-long", action="store_true", help=argparse.SUPPRESS)  # the old default's opt-out
     parser.add_argument("--child", nargs="+", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.cell < 0:
+        parser.error(f"--cell {args.cell}: must be a whole number of matches >= 1")
     if any(size < 1 for size in args.cluster_sizes):
         parser.error(f"--cluster-sizes {' '.join(map(str, args.cluster_sizes))}: each must be a whole number >= 1")
     if args.child:
         kind, *rest = args.child
         {"sweep": lambda: sweep_child(rest[0], args.matches, args.workers, args.chunk),
+         "cell": lambda: sweep_child("processes", args.matches, args.workers, args.chunk, cell_spec),
          "startup": lambda: startup_child(rest[0], args.workers),
          "memory": lambda: memory_child(args.matches, args.workers, Path(rest[0])),
          "steady": lambda: steady_child(args.matches, args.workers, args.repeats)}[kind]()
@@ -203,6 +222,15 @@ def main() -> None:
     common = ["--matches", str(args.matches), "--workers", str(args.workers)] + \
         (["--chunk", str(args.chunk)] if args.chunk else [])
     print(f"machine: {os.cpu_count()} cores, load average {_load()} at the start")
+    if args.cell:
+        run = child(["--matches", str(args.cell), "--workers", str(args.workers)]
+                    + (["--chunk", str(args.chunk)] if args.chunk else []) + ["--child", "cell"])
+        rate, cpu = run["ran"] / run["seconds"], 1000 * (run["cpu"] + run["workers_cpu"]) / run["ran"]
+        print(f"one cell of {run['ran']} matches (standard, collector against watcher; kemps-sim {run['build']}) on "
+              f"{args.workers} local worker processes, start-up included: {run['seconds']:.1f} s, {rate:.1f} "
+              f"matches/s; CPU per match {cpu:.2f} ms; load {run['load']:.2f}")
+        print(f"load average at the end: {_load()}")
+        return
     runs: dict[str, list[dict]] = {name: [] for name in EXECUTORS}
     for _ in range(args.repeats):
         for name in EXECUTORS:

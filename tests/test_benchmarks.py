@@ -58,6 +58,11 @@ def test_the_sweep_benchmark_runs_every_executor_and_a_cluster_size() -> None:
         assert line in out, f"bench_sweep.py printed no {line!r}:\n{out}"
 
 
+def test_the_sweep_benchmark_times_one_cell() -> None:
+    out = run("bench_sweep.py", "--cell", "6", "--workers", "2")
+    assert "one cell of 6 matches" in out and "2 local worker processes" in out and " s, " in out, out
+
+
 def test_trace_compare_finds_a_tree_identical_to_itself(tmp_path: Path) -> None:
     first, second = tmp_path / "a.pickle", tmp_path / "b.pickle"
     for path in (first, second):
