@@ -34,7 +34,8 @@ CAUSES = {"middle_changed": "a middle change it cares about", "wake": "a percept
           "fresh_middle": "a fresh middle it decides on",
           "_patience_out": "its patience with the middle ran out", "_glance": "its patience ran out (at a glance)",
           "objection": "everyone woken: an objection", "_sweep_and_deal": "everyone woken: a fresh middle",
-          "_heard": "everyone woken: a call heard", "<lambda>": "its own Wait's timeout"}
+          "_heard": "everyone woken: a call heard", "time_out": "its own Wait's timeout",
+          "<lambda>": "its own Wait's timeout"}  # (the name before the compiled build)
 
 
 #: The key under which :func:`count` counts the glances that restart a stale sleeper's patience (no decision).

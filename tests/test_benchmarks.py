@@ -7,6 +7,7 @@ rather than when someone next measures.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -56,6 +57,22 @@ def test_the_sweep_benchmark_runs_every_executor_and_a_cluster_size() -> None:
     for line in ("serial (this process)", "2 local worker processes", "dask LocalCluster", "start-up",
                  "LocalCluster sizes", "load average at the end"):
         assert line in out, f"bench_sweep.py printed no {line!r}:\n{out}"
+
+
+def test_every_wake_cause_is_named() -> None:
+    """Each cause wake_causes.py prints is one of its labels, not the raw name of the engine function that rang the
+    alarm (the engine's own Wait timeout was printed as ``time_out`` once its lambda got a name)."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        from wake_causes import CAUSES
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    labels = {*CAUSES.values(), "its own action just ended", "the round's first look (play open)"}
+    out = run("wake_causes.py", "--matches", "3")
+    printed = [found.group(1) for line in out.splitlines()
+               if (found := re.match(r"^  (\S.*?)\s{2,}[\d.]+ a match \(", line))]
+    assert printed and all(label in labels for label in printed), printed
+    assert "its own Wait's timeout" in printed
 
 
 def test_the_sweep_benchmark_times_one_cell() -> None:
