@@ -45,6 +45,11 @@ def run(script: str, *args: str, timeout: float = 300) -> str:
     ("bench_memory.py", ("worker", "--matches", "2"), ["after the chunk:", "resident"]),
     ("bench_startup.py", ("--repeats", "1"), ["import kemps_sim:", "kemps-sim --version:", "load average"]),
     ("bench_reader.py", ("--matches", "1", "--repeats", "1"), ["ns per event read (pure Python;", "load average"]),
+    ("bench_ceiling.py", ("--matches", "3", "--lineup", "collector,watcher", "--profile", "3"),
+     ["identical traces, played back:  3/3", "played back (agents ~free):", "x a bare SimPy loop",
+      "the functions with the most time of their own", "load average at the end"]),
+    ("bench_ceiling.py", ("--matches", "2", "--lineup", "random,naive,feeder", "--preset", "kems", "--players", "6"),
+     ["identical traces, played back:  2/2", "the agents' share of a match:"]),
 ], ids=lambda value: value if isinstance(value, str) else None)
 def test_a_benchmark_prints_its_figures(script: str, args: tuple[str, ...], expected: list[str]) -> None:
     out = run(script, *args)
@@ -156,6 +161,8 @@ def test_the_typed_reader_plays_the_traces_of_the_reader_as_written(tmp_path: Pa
     ("compiled_build.py", ("--matches", "0"), ("--matches 0: must be", "mypy")),
     ("bench_reader.py", ("nowhere",), ("nowhere: not a kemps-sim source tree",)),
     ("bench_agents.py", ("--agents", "collector", "nope"), ("--agents nope: lineup agent 'nope': unknown agent",)),
+    ("bench_ceiling.py", ("--matches", "0"), ("--matches 0 / --profile 0: must be",)),
+    ("bench_ceiling.py", ("--lineup", "nope"), ("--lineup nope: lineup agent 'nope': unknown agent",)),
 ])
 def test_a_benchmark_refuses_a_bad_argument_in_one_line(script: str, args: tuple[str, ...],
                                                          names: tuple[str, ...]) -> None:
