@@ -160,6 +160,9 @@ class Repertoire:
     gestures: tuple[Gesture, ...]
     _by_name: dict[str, Gesture] = field(init=False, repr=False, compare=False)
     _alikes: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
+    #: (scale, excluded names) -> a fidget stream's fixed tables (:meth:`fidget_table`), worked out once: a match
+    #: starts a stream per seat whenever the gestures it simulates change, about a dozen times.
+    _fidget_tables: dict[tuple[float, tuple[str, ...]], FidgetTable] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         given: object = self.gestures  # as given: anything until checked here
@@ -172,6 +175,7 @@ class Repertoire:
                 raise ConfigError(f"repertoire.{a.name}: named twice; gesture names must be unique")
         object.__setattr__(self, "gestures", ordered)
         object.__setattr__(self, "_by_name", {g.name: g for g in ordered})
+        object.__setattr__(self, "_fidget_tables", {})
         object.__setattr__(self, "_alikes", {g.name: tuple(h.name for h in ordered if h.family == g.family
                                                            and h.name != g.name) if g.family else ()
                                              for g in ordered})
@@ -228,6 +232,16 @@ class Repertoire:
         """One player's natural gestures as a single Poisson stream; see :class:`FidgetStream`."""
         return FidgetStream(self, rng, scale, exclude, block)
 
+    def fidget_table(self, scale: float, exclude: tuple[str, ...]) -> FidgetTable:
+        """The gestures a player fidgets with at ``scale`` leaving out ``exclude``, their rates and the cumulative
+        shares a fidget's kind is drawn from (checked and worked out at the first asking, then kept)."""
+        scale = check_number("fidget_stream.scale", scale, ge=0.0)
+        key = (scale, exclude)
+        table = self._fidget_tables.get(key)
+        if table is None:
+            table = self._fidget_tables[key] = FidgetTable.of(self, scale, exclude)
+        return table
+
     def as_dict(self) -> dict[str, dict[str, Any]]:
         """``{name: gesture table}``, accepted back by :meth:`from_mapping`."""
         return {g.name: g.as_dict() for g in self.gestures}
@@ -248,6 +262,33 @@ class Repertoire:
 DEFAULT_REPERTOIRE = Repertoire(DEFAULT_REPERTOIRE_GESTURES)
 
 
+class FidgetTable:
+    """The fixed part of a fidget stream: which gestures, at what rates, and how a fidget's kind is drawn."""
+
+    __slots__ = ("cum", "kinds", "names", "rates", "total_rate")
+
+    def __init__(self, kinds: tuple[str, ...], rates: tuple[float, ...], total_rate: float) -> None:
+        self.kinds = kinds
+        self.rates = rates
+        self.total_rate = total_rate
+        self.names = np.array(kinds, dtype=object)
+        self.cum = np.cumsum(rates) / total_rate if total_rate > 0 else np.zeros(0)
+        if self.cum.size:
+            self.cum[-1] = 1.0
+
+    @classmethod
+    def of(cls, repertoire: Repertoire, scale: float, exclude: tuple[str, ...]) -> FidgetTable:
+        """The table of ``repertoire``'s gestures at ``scale`` (a number >= 0) without ``exclude`` (every name
+        checked)."""
+        for name in exclude:
+            if name not in repertoire:
+                raise ConfigError(f"fidget_stream.exclude = {show(name)}: not in the repertoire; allowed: "
+                                  + ", ".join(repertoire.names))
+        chosen = [g for g in repertoire if g.name not in exclude and g.fidget_rate_per_hour > 0]
+        rates = tuple(g.rate_for(scale) for g in chosen)
+        return cls(tuple(g.name for g in chosen), rates, math.fsum(rates) if scale > 0 else 0.0)
+
+
 class FidgetStream:
     """A player's unintentional gestures as one Poisson process, the type of each drawn by rate.
 
@@ -261,24 +302,17 @@ class FidgetStream:
 
     def __init__(self, repertoire: Repertoire, rng: np.random.Generator, scale: float = 1.0,
                  exclude: Iterable[str] = (), block: int = DEFAULT_BLOCK) -> None:
-        scale = check_number("fidget_stream.scale", scale, ge=0.0)
         if not isinstance(block, int) or isinstance(block, bool) or block < 1:
             raise ConfigError(f"fidget_stream.block = {show(block)}: must be a whole number >= 1")
         excluded = tuple(exclude) if not isinstance(exclude, str) else (exclude,)
-        for name in excluded:
-            if name not in repertoire:
-                raise ConfigError(f"fidget_stream.exclude = {show(name)}: not in the repertoire; allowed: "
-                                  + ", ".join(repertoire.names))
-        chosen = [g for g in repertoire if g.name not in excluded and g.fidget_rate_per_hour > 0]
+        table = repertoire.fidget_table(scale, excluded)
         self.rng = rng
         self.block = block
-        self.kinds: tuple[str, ...] = tuple(g.name for g in chosen)
-        self.rates: tuple[float, ...] = tuple(g.rate_for(scale) for g in chosen)
-        self.total_rate = math.fsum(self.rates) if scale > 0 else 0.0
-        self._names = np.array(self.kinds, dtype=object)
-        self._cum = np.cumsum(self.rates) / self.total_rate if self.total_rate > 0 else np.zeros(0)
-        if self._cum.size:
-            self._cum[-1] = 1.0
+        self.kinds: tuple[str, ...] = table.kinds
+        self.rates: tuple[float, ...] = table.rates
+        self.total_rate = table.total_rate
+        self._names = table.names
+        self._cum = table.cum
         self._gaps: list[float] = []
         self._kinds: list[str] = []
 

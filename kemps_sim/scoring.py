@@ -159,14 +159,18 @@ def allowed_stop_targets(rules: Rules, caller: int) -> tuple[int, ...]:
     return tuple(sorted(seat for pair in pairs for seat in pair_seats(n, pair)))
 
 
+#: Every call kind's value (a call's kind may be given as the enum member or its value).
+_CALL_KIND_VALUES: frozenset[str] = frozenset(k.value for k in CallKind)
+
+
 def check_call(rules: Rules, call: Call) -> None:
     """Refuse, with a one-line :class:`IllegalMove`, a call these rules do not allow at this table."""
-    kinds = [k.value for k in CallKind if k is not CallKind.DOUBLE_KEMPS or rules.double_kemps]
-    if call.kind not in {k.value for k in CallKind}:
-        raise IllegalMove(f"call.kind = {call.kind!r}: unknown call; allowed kinds are {', '.join(kinds)}")
-    if call.kind == CallKind.DOUBLE_KEMPS and not rules.double_kemps:
+    if call.kind not in _CALL_KIND_VALUES or (call.kind == CallKind.DOUBLE_KEMPS and not rules.double_kemps):
+        kinds = ", ".join(k.value for k in CallKind if k is not CallKind.DOUBLE_KEMPS or rules.double_kemps)
+        if call.kind not in _CALL_KIND_VALUES:
+            raise IllegalMove(f"call.kind = {call.kind!r}: unknown call; allowed kinds are {kinds}")
         raise IllegalMove(f"call.kind = 'double_kemps': not allowed with rules.double_kemps = false; "
-                          f"allowed kinds are {', '.join(kinds)}")
+                          f"allowed kinds are {kinds}")
     check_seat(rules, "caller", call.caller)
     if call.kind != CallKind.STOP_KEMPS:
         if call.accused is not None:
@@ -174,6 +178,8 @@ def check_call(rules: Rules, call: Call) -> None:
                               f"must be None for a {CallKind(call.kind).value} call")
         return
     targets = allowed_stop_targets(rules, call.caller)
+    if type(call.accused) is int and call.accused in targets:  # the usual answer, without the wording
+        return
     allowed = f"allowed seats for caller {call.caller} are {', '.join(map(str, targets))}"
     if call.accused is None:
         raise IllegalMove(f"call.accused = None: a Stop Kemps must name an accused seat; {allowed}")

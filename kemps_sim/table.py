@@ -97,7 +97,9 @@ class TableState:
         """
         n = rules.players
         if stacked is None:
-            pack = [int(c) for c in rng.permutation(deck(rules.decks))]
+            # The cards are the ids 0..N-1 in order (cards.deck), so shuffling the ids is shuffling the deck: numpy
+            # draws the same permutation for an array as for its length, and tolist() gives Python ints at once.
+            pack: list[int] = rng.permutation(CARDS_PER_DECK * rules.decks).tolist()
         else:
             if sorted(stacked) != deck(rules.decks):
                 raise IllegalMove(f"stacked pack of {len(stacked)} cards: must hold every card of "
@@ -314,6 +316,8 @@ def swap_problem(rules: Rules, seat: int, hand: Sequence[int], middle: Sequence[
     elif len(give) != len(take) or len(give) not in swap_sizes(rules):
         return f"must move as many cards each way, at least one and at most {HAND_SIZE}"
     ids = CARDS_PER_DECK * rules.decks
+    if _cards_in(give, hand, ids) and _cards_in(take, middle, ids):  # the usual answer, without the wording
+        return None
     for name, chosen, pool, where in (("give", give, hand, f"seat {seat}'s hand"), ("take", take, middle,
                                                                                     "the middle")):
         strangers = [c for c in chosen if type(c) is not int or not 0 <= c < ids]
@@ -328,6 +332,15 @@ def swap_problem(rules: Rules, seat: int, hand: Sequence[int], middle: Sequence[
         if missing:
             return f"{name} = {hand_text(cards)!r}: {hand_text(missing)} not in {where}"
     return None
+
+
+def _cards_in(chosen: Sequence[object], pool: Sequence[int], ids: int) -> bool:
+    """Whether ``chosen`` names card ids below ``ids``, each once, all in ``pool`` (what :func:`swap_problem`
+    checks card by card to word its answer)."""
+    for card in chosen:
+        if type(card) is not int or not 0 <= card < ids or card not in pool:
+            return False
+    return len(chosen) < 2 or len(set(chosen)) == len(chosen)
 
 
 def dealing_order(players: int, dealer: int) -> list[int]:

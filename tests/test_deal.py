@@ -8,6 +8,7 @@ exhaustive enumeration; dealt hands are checked by sampling with fixed seeds, wi
 
 from __future__ import annotations
 
+import dataclasses
 from functools import cache
 from itertools import chain, combinations
 from math import comb, sqrt
@@ -15,7 +16,7 @@ from math import comb, sqrt
 import numpy as np
 import pytest
 
-from kemps_sim.cards import RANK, is_four_of_a_kind, most_of_a_kind
+from kemps_sim.cards import RANK, deck, is_four_of_a_kind, most_of_a_kind
 from kemps_sim.presets import load_rules
 from kemps_sim.table import TableState
 
@@ -250,6 +251,21 @@ def test_same_seed_gives_the_same_deal_and_redeals(preset):
         b, rb = TableState.deal(rules, np.random.default_rng(seed), dealer=2)
         assert a.snapshot() == b.snapshot()
         assert ra == rb
+
+
+@pytest.mark.parametrize("preset", ["standard", "kems"])  # one deck and two
+def test_the_shuffle_is_numpys_permutation_of_the_deck(preset):
+    """The pack is the deck (``cards.deck``) in the order ``Generator.permutation`` puts it: shuffling the card ids
+    by the deck's length draws what shuffling the deck's list draws, so a seed deals what it always dealt."""
+    rules = load_rules(preset, players=4)
+    if rules.redeal_on_deal:  # the shuffle alone
+        rules = dataclasses.replace(rules, redeal_on_deal=False, redeal_until_clean=None)
+    for seed in range(30):
+        table, _ = TableState.deal(rules, np.random.default_rng(seed), dealer=0)
+        shuffled = [int(c) for c in np.random.default_rng(seed).permutation(deck(rules.decks))]
+        assert table.hands[1][0] == shuffled[-1] and table.hands[2][0] == shuffled[-2]  # served from the top
+        dealt = [card for round_ in zip(*(table.hands[(1 + i) % 4] for i in range(4)), strict=True) for card in round_]
+        assert dealt + table.middle + table.pack[::-1] == shuffled[::-1]
 
 
 def test_different_seeds_give_different_deals():

@@ -100,6 +100,23 @@ def test_fidget_stream_is_deterministic_per_seed() -> None:
     assert [(a.next_gap(), a.next_kind()) for _ in range(600)] == [(b.next_gap(), b.next_kind()) for _ in range(600)]
 
 
+def test_fidget_streams_share_their_table_and_draw_as_a_fresh_one() -> None:
+    """A repertoire works out a stream's rates once per scale and exclusion: a later stream takes the kept table
+    and draws exactly what a stream of a fresh repertoire draws; another scale or exclusion gets its own."""
+    repertoire = Repertoire(DEFAULT_REPERTOIRE.gestures)
+    first = repertoire.fidget_stream(np.random.default_rng(26), 1.5, ("blink",))
+    again = repertoire.fidget_stream(np.random.default_rng(27), 1.5, ("blink",))
+    fresh = Repertoire(DEFAULT_REPERTOIRE.gestures).fidget_stream(np.random.default_rng(27), 1.5, ("blink",))
+    assert again._cum is first._cum and fresh._cum is not first._cum
+    assert [(again.next_gap(), again.next_kind()) for _ in range(600)] == \
+        [(fresh.next_gap(), fresh.next_kind()) for _ in range(600)]
+    other = repertoire.fidget_stream(np.random.default_rng(26), 1.0, ("blink",))
+    assert other.total_rate == pytest.approx(first.total_rate / 1.5)
+    assert repertoire.fidget_stream(np.random.default_rng(26), 1.5, ()).kinds == repertoire.names
+    with pytest.raises(ConfigError, match=r"fidget_stream.exclude = 'wink': not in the repertoire"):
+        repertoire.fidget_stream(np.random.default_rng(26), 1.5, ("blink", "wink"))
+
+
 def test_fidget_stream_with_no_rate_never_fires() -> None:
     stream = DEFAULT_REPERTOIRE.fidget_stream(np.random.default_rng(25), scale=0.0)
     assert stream.next_gap() == math.inf
