@@ -57,7 +57,11 @@ class Streams:
     @classmethod
     def under(cls, sequence: np.random.SeedSequence) -> Streams:
         """The streams under ``sequence`` (one built from a whole-number seed and a spawn key)."""
-        return cls(int(sequence.entropy), tuple(int(k) for k in sequence.spawn_key))
+        entropy = sequence.entropy
+        if not isinstance(entropy, int | np.integer):
+            raise ConfigError(f"Streams.under: the sequence's entropy is {entropy!r}; must be a whole number (a "
+                              "SeedSequence built from one seed)")
+        return cls(int(entropy), tuple(int(k) for k in sequence.spawn_key))
 
     def child(self, *key: int) -> Streams:
         """The streams under this prefix followed by ``key``."""

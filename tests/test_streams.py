@@ -61,6 +61,11 @@ def test_a_bad_seed_is_refused_by_name(seed: object) -> None:
         Streams(seed)  # type: ignore[arg-type]
 
 
+def test_a_sequence_of_many_words_has_no_streams_of_its_own() -> None:
+    with pytest.raises(ConfigError, match=r"Streams.under: the sequence's entropy is \[1, 2\]; must be a whole"):
+        Streams.under(np.random.SeedSequence([1, 2]))
+
+
 def test_a_maker_builds_its_stream_only_when_drawn_from() -> None:
     built_count = 0
 
