@@ -253,18 +253,18 @@ def test_same_seed_gives_the_same_deal_and_redeals(preset):
         assert ra == rb
 
 
-@pytest.mark.parametrize("preset", ["standard", "kems"])  # one deck and two
-def test_the_shuffle_is_numpys_permutation_of_the_deck(preset):
+@pytest.mark.parametrize(("preset", "players"), [("standard", 4), ("kems", 4), ("standard", 10)])  # 10: two decks
+def test_the_shuffle_is_numpys_permutation_of_the_deck(preset, players):
     """The pack is the deck (``cards.deck``) in the order ``Generator.permutation`` puts it: shuffling the card ids
     by the deck's length draws what shuffling the deck's list draws, so a seed deals what it always dealt."""
-    rules = load_rules(preset, players=4)
+    rules = load_rules(preset, players=players)
     if rules.redeal_on_deal:  # the shuffle alone
         rules = dataclasses.replace(rules, redeal_on_deal=False, redeal_until_clean=None)
+    order = [(1 + i) % players for i in range(players)]  # served from the dealer's left, one card each in turn
     for seed in range(30):
         table, _ = TableState.deal(rules, np.random.default_rng(seed), dealer=0)
         shuffled = [int(c) for c in np.random.default_rng(seed).permutation(deck(rules.decks))]
-        assert table.hands[1][0] == shuffled[-1] and table.hands[2][0] == shuffled[-2]  # served from the top
-        dealt = [card for round_ in zip(*(table.hands[(1 + i) % 4] for i in range(4)), strict=True) for card in round_]
+        dealt = [card for turn in zip(*(table.hands[seat] for seat in order), strict=True) for card in turn]
         assert dealt + table.middle + table.pack[::-1] == shuffled[::-1]
 
 

@@ -487,9 +487,12 @@ def test_allowed_stop_targets(players: int, targets: str, caller: int, expected:
     (letters_rules(6), Call(KEMPS, -1), ["call.caller = -1", "0 to 5"]),
     (letters_rules(4), Call(KEMPS, 0, 1), ["call.accused = 1", "only a Stop Kemps"]),
     (letters_rules(4, double_kemps=True), Call(DOUBLE, 0, 1), ["call.accused = 1", "only a Stop Kemps"]),
+    (letters_rules(4), Call(STOP, 0, True), ["call.accused = True", "0 to 3"]),  # equal to seat 1, yet no seat
+    (letters_rules(4), Call(STOP, 0, 1.0), ["call.accused = 1.0", "0 to 3"]),
 ], ids=["accusing-own-pair", "accusing-self", "stop-without-accused", "accused-out-of-range",
         "double-when-off", "adjacent-8p-opposite-pair", "adjacent-8p-opposite-partner",
-        "caller-out-of-range", "caller-negative", "accused-on-kemps", "accused-on-double"])
+        "caller-out-of-range", "caller-negative", "accused-on-kemps", "accused-on-double", "accused-a-bool",
+        "accused-a-float"])
 def test_bad_call_refused(rules: Rules, call: Call, words: list[str]) -> None:
     with pytest.raises(IllegalMove) as refused:
         check_call(rules, call)

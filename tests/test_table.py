@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from kemps_sim.cards import card_name
 from kemps_sim.errors import IllegalMove
 from kemps_sim.presets import load_rules, preset_names
-from kemps_sim.table import InvariantError, Refill, TableState
+from kemps_sim.table import InvariantError, Refill, TableState, swap_problem
 
 PRESETS = preset_names()
 CASES = [(p, n) for p in PRESETS for n in (4, 6, 8)] + [("kems", 10)]
@@ -500,3 +500,20 @@ def test_constructing_a_state_with_a_duplicated_card_raises_invariant_error():
     with pytest.raises(InvariantError, match="1 duplicated"):
         TableState(rules, hands, state.middle, state.pack)
     assert issubclass(InvariantError, AssertionError)
+
+
+@pytest.mark.parametrize(("give", "take", "message"), [
+    ((True,), (2,), r"give = \(True,\): True is not a card id"),  # True == 1, and card 1 is in the hand
+    ((1.0,), (2,), r"give = \(1.0,\): 1.0 is not a card id"),
+    ((1,), (np.int64(2),), r"take = .*: .*2\)? is not a card id"),  # a numpy integer is no card id here
+    ((1, 1), (2, 6), r"give = .*: names a card twice"),
+    ((1,), (3,), r"take = .*: .* not in the middle"),
+])
+def test_a_swap_naming_something_else_than_a_card_it_may_move_is_refused(give, take, message):
+    """The legality check answers a legal swap at once and words a refusal only when there is one; a card named by
+    something equal to its id but not an id, twice, or out of its place is refused all the same."""
+    rules = load_rules("german")  # any number of cards each way
+    hand, middle = (1, 5, 9, 13), (2, 6, 10, 14)
+    assert swap_problem(rules, 0, hand, middle, 0, (1,), (2,)) is None
+    assert swap_problem(rules, 0, hand, middle, 0, (1, 5), (2, 6)) is None
+    assert re.search(message, swap_problem(rules, 0, hand, middle, 0, give, take) or "")
