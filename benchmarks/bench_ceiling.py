@@ -2,20 +2,23 @@
 answered the first time, so that agent code costs next to nothing and the engine does exactly the same work.
 
     python benchmarks/bench_ceiling.py [--matches 200] [--preset standard] [--players 4] [--lineup collector]
-                                       [--profile N]
+                                       [--goal 150] [--profile N]
 
-Each seed is played twice: once with the lineup's agents, each wrapped so that every answer it gives the engine
-(``start_match``, ``choose_signal``, ``decide``, the wake-up filters, ``watches``, ``gaze``) is kept in order; then
-with those answers played back, one list look-up a call. An agent draws only from its own generator, so the second
-match is the first one, event for event: the script compares the traces and prints how many are identical (every
-one, or the figures mean nothing). Timed in CPU seconds, each seed's two plays in turn, the process pinned to one
-core: matches per CPU second with the agents, with the tape (the engine, SimPy and the engine's calls into the
-agents' door), the share of a match the agents take, and the tape's cost per SimPy event against a bare SimPy loop
-of as many events in the same run.
+Every seed is first played with each agent wrapped so that every answer it gives the engine (``start_match``,
+``choose_signal``, ``decide``, the wake-up filters, ``watches``, ``gaze``) is kept in order (not timed). Then, seed
+by seed, the match is played with the lineup's own agents and with those answers played back, one list look-up a
+call, the two timed in turn. An agent draws only from its own generator, so the played-back match is the first one,
+event for event: the script compares their traces and prints how many are identical (every one, or the figures mean
+nothing). The tapes are kept out of the garbage collector's way (``gc.freeze``), so that both plays collect
+garbage as a loop of matches does. Timed in CPU seconds, the process pinned to one core: matches per CPU second with
+the agents and played back (the engine, SimPy and the engine's calls into the agents' door), the share of a match
+the agents take, the played-back cost per SimPy event against a bare SimPy loop of as many events in the same run,
+and what a goal of ``--goal`` matches/s asks of the agents: how many times cheaper they would have to become, or
+that the engine alone misses it.
 
-The tape's rate is a ceiling for any work on the agents: with agents that cost nothing, the engine plays no faster
-than this. ``--profile N`` prints the N functions with the most time of their own in the taped matches (``cProfile``,
-the pure-Python tree; under the compiled build only its interpreted parts show).
+The played-back rate is a ceiling for any work on the agents: with agents that cost nothing, the engine plays no
+faster than this. ``--profile N`` prints the N functions with the most time of their own in the played-back
+matches (``cProfile``, the pure-Python tree; under the compiled build only its interpreted parts show).
 
 Prints figures only; nothing here asserts a speed (machines are shared and noisy).
 """
@@ -23,6 +26,7 @@ Prints figures only; nothing here asserts a speed (machines are shared and noisy
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import time
 from collections.abc import Callable
@@ -118,14 +122,23 @@ def played_back_lineup(tapes: list[list[tuple[str, Any]]], built: list[Taped | N
     return [factory(seat) for seat in range(len(tapes))]
 
 
-def play_pair(rules: Any, lineup: str, seed: int) -> tuple[float, float, bool]:
-    """CPU seconds of the match with its agents and of the same match played back, and whether the traces agree."""
-    factories, tapes, built = taped_lineup(lineup, rules.players)
+def tape(rules: Any, lineup: str, seeds: range) -> list[list[Callable[[], Any]]]:
+    """Every seed played once with the lineup's agents taped: per seed, the lineup that plays it back."""
+    backs = []
+    for seed in seeds:
+        factories, tapes, built = taped_lineup(lineup, rules.players)
+        simulate_match(rules, factories, seed=seed)
+        backs.append(played_back_lineup(tapes, built))
+    return backs
+
+
+def play_pair(rules: Any, lineup: str, seed: int, back: list[Callable[[], Any]]) -> tuple[float, float, bool]:
+    """CPU seconds of the match with its agents and of the same match played back (``back``), and whether the
+    traces agree."""
     cpu = time.process_time
     start = cpu()
-    first = simulate_match(rules, factories, seed=seed)
+    first = simulate_match(rules, lineup, seed=seed)
     live = cpu() - start
-    back = played_back_lineup(tapes, built)
     start = cpu()
     second = simulate_match(rules, back, seed=seed)
     taped = cpu() - start
@@ -134,17 +147,36 @@ def play_pair(rules: Any, lineup: str, seed: int) -> tuple[float, float, bool]:
     return live, taped, same
 
 
+def goal_needs(goal: float, live: float, taped: float) -> str:
+    """What a goal of ``goal`` matches/s asks of the agents, from a match's CPU seconds with them (``live``) and
+    played back (``taped``, the engine alone)."""
+    budget = 1.0 / goal
+    agents = live - taped
+    if live <= budget:
+        return f"for {goal:g} matches/s ({1e3 * budget:.2f} ms a match): met already"
+    if taped >= budget:
+        return (f"for {goal:g} matches/s ({1e3 * budget:.2f} ms a match): the engine alone takes "
+                f"{1e3 * taped:.2f} ms, so no work on the agents reaches it")
+    allowed = budget - taped
+    return (f"for {goal:g} matches/s ({1e3 * budget:.2f} ms a match): the agents' {1e3 * agents:.2f} ms a match "
+            f"would have to fall to {1e3 * allowed:.2f} ms, {agents / allowed:.1f} times cheaper")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=200)
     parser.add_argument("--preset", default="standard")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--lineup", default="collector")
+    parser.add_argument("--goal", type=float, default=150.0, metavar="RATE",
+                        help="matches per second to measure the agents' share against (default: 150)")
     parser.add_argument("--profile", type=int, default=0, metavar="N",
                         help="also print the N functions with the most time of their own in the taped matches")
     args = parser.parse_args()
     if args.matches < 1 or args.profile < 0:
         parser.error(f"--matches {args.matches} / --profile {args.profile}: must be whole numbers, --matches >= 1")
+    if not args.goal > 0 or args.goal == float("inf"):
+        parser.error(f"--goal {args.goal:g}: must be a rate above 0 matches/s")
     if hasattr(os, "sched_setaffinity"):
         core = min(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {core})  # threads started from here on inherit it: a match and its watcher alike
@@ -154,13 +186,16 @@ def main() -> None:
     print(f"machine: {os.cpu_count()} cores, load average {load()} at the start; kemps-sim {build_name()}; {placed}")
     try:
         rules = load_rules(args.preset, players=args.players)
-        play_pair(rules, args.lineup, 10**6)  # warm imports and caches
+        play_pair(rules, args.lineup, 10**6, tape(rules, args.lineup, range(10**6, 10**6 + 1))[0])  # warm up
     except ConfigError as exc:
         parser.error(f"--preset {args.preset} --players {args.players} --lineup {args.lineup}: {exc}")
+    backs = tape(rules, args.lineup, range(args.matches))
+    gc.collect()
+    gc.freeze()  # the tapes live through the run: no collection walks them, as none walks a lone match's loop
     live = taped = 0.0
     identical = 0
-    for seed in range(args.matches):
-        a, b, same = play_pair(rules, args.lineup, seed)
+    for seed, back in enumerate(backs):
+        a, b, same = play_pair(rules, args.lineup, seed, back)
         live, taped, identical = live + a, taped + b, identical + same
     events = count_events(rules, args.lineup, range(args.matches))
     bare = bare_simpy_seconds_per_event(events)
@@ -173,6 +208,7 @@ def main() -> None:
     print(f"SimPy events per match:         {events / n:8.0f}")
     print(f"played back, cost per event:    {1e6 * taped / events:8.2f} us, {taped / events / bare:.2f}x a bare "
           f"SimPy loop ({1e6 * bare:.2f} us)")
+    print(goal_needs(args.goal, live / n, taped / n))
     if args.profile:
         profile(rules, args.lineup, min(n, 40), args.profile)
     print(f"load average at the end: {load()}")

@@ -47,9 +47,11 @@ def run(script: str, *args: str, timeout: float = 300) -> str:
     ("bench_reader.py", ("--matches", "1", "--repeats", "1"), ["ns per event read (pure Python;", "load average"]),
     ("bench_ceiling.py", ("--matches", "3", "--lineup", "collector,watcher", "--profile", "3"),
      ["identical traces, played back:  3/3", "played back (agents ~free):", "x a bare SimPy loop",
-      "the functions with the most time of their own", "load average at the end"]),
-    ("bench_ceiling.py", ("--matches", "2", "--lineup", "random,naive,feeder", "--preset", "kems", "--players", "6"),
-     ["identical traces, played back:  2/2", "the agents' share of a match:"]),
+      "for 150 matches/s (6.67 ms a match):", "the functions with the most time of their own",
+      "load average at the end"]),
+    ("bench_ceiling.py", ("--matches", "2", "--lineup", "random,naive,feeder", "--preset", "kems", "--players", "6",
+                          "--goal", "40"),
+     ["identical traces, played back:  2/2", "the agents' share of a match:", "for 40 matches/s (25.00 ms a match)"]),
 ], ids=lambda value: value if isinstance(value, str) else None)
 def test_a_benchmark_prints_its_figures(script: str, args: tuple[str, ...], expected: list[str]) -> None:
     out = run(script, *args)
@@ -163,6 +165,8 @@ def test_the_typed_reader_plays_the_traces_of_the_reader_as_written(tmp_path: Pa
     ("bench_agents.py", ("--agents", "collector", "nope"), ("--agents nope: lineup agent 'nope': unknown agent",)),
     ("bench_ceiling.py", ("--matches", "0"), ("--matches 0 / --profile 0: must be",)),
     ("bench_ceiling.py", ("--lineup", "nope"), ("--lineup nope: lineup agent 'nope': unknown agent",)),
+    ("bench_ceiling.py", ("--goal", "0"), ("--goal 0: must be a rate above 0",)),
+    ("bench_ceiling.py", ("--goal", "nan"), ("--goal nan: must be a rate above 0",)),
 ])
 def test_a_benchmark_refuses_a_bad_argument_in_one_line(script: str, args: tuple[str, ...],
                                                          names: tuple[str, ...]) -> None:
@@ -171,3 +175,18 @@ def test_a_benchmark_refuses_a_bad_argument_in_one_line(script: str, args: tuple
     assert done.returncode == 2, done.stderr
     last = done.stderr.strip().splitlines()[-1]
     assert "Traceback" not in done.stderr and any(name in last for name in names), last
+
+
+def test_what_a_goal_asks_of_the_agents() -> None:
+    """The arithmetic of ``bench_ceiling.py --goal``: a match of 10 ms with its agents and 6 ms played back leaves
+    the agents 2 ms at 125 matches/s (8 ms a match), half their 4 ms; at 200 matches/s (5 ms) the engine alone is
+    over; at 50 (20 ms) the goal is met."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        from bench_ceiling import goal_needs
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    assert goal_needs(125, 0.010, 0.006) == ("for 125 matches/s (8.00 ms a match): the agents' 4.00 ms a match would "
+                                             "have to fall to 2.00 ms, 2.0 times cheaper")
+    assert goal_needs(200, 0.010, 0.006).endswith("the engine alone takes 6.00 ms, so no work on the agents reaches it")
+    assert goal_needs(50, 0.010, 0.006) == "for 50 matches/s (20.00 ms a match): met already"
