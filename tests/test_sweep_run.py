@@ -283,3 +283,36 @@ def test_the_folder_gives_back_the_spec_it_was_run_with(tmp_path):
     again = load_results(tmp_path / "out").spec()
     assert [axis.name for axis in again.axes] == ["rules.double_kemps", "profile.observer.d_fixated"]
     assert again.identity_text() == spec.identity_text()
+
+
+UNGUARDED = '''
+from kemps_sim.sweep import run_sweep, spec_from_mapping
+spec = spec_from_mapping({"sweep": {"name": "try", "seed": 1, "matches": 4, "output": "out"},
+                          "base": {"rules": "standard"}})
+print("ran", run_sweep(spec, workers=2, progress=False).ran)
+'''
+
+
+@pytest.mark.parametrize("guarded", [False, True])
+def test_a_script_without_a_main_guard_is_told_why_its_workers_never_start(tmp_path, guarded):
+    """A spawned worker imports the script that started the sweep; without ``if __name__ == "__main__":`` each one
+    runs the sweep again (refused: the folder is in use) and dies before it starts. The sweep stops with the reason
+    instead of replacing workers that will never start; with the guard, the same script runs."""
+    body = UNGUARDED if not guarded else "if __name__ == '__main__':\n" + "".join(
+        f"    {line}\n" for line in UNGUARDED.strip().splitlines())
+    (tmp_path / "script.py").write_text(body)
+    done = subprocess.run([sys.executable, "script.py"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    if guarded:
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == "ran 4"
+    else:
+        assert done.returncode != 0
+        last = done.stderr.strip().splitlines()[-1]
+        assert "WorkersNeverStarted" in last and "if __name__ == \"__main__\":" in last and "workers=1" in last
+        # nothing half-written: the folder resumes into the whole sweep
+        from kemps_sim.sweep import spec_from_mapping
+
+        spec = spec_from_mapping({"sweep": {"name": "try", "seed": 1, "matches": 4, "output": str(tmp_path / "out")},
+                                  "base": {"rules": "standard"}})
+        assert run_sweep(spec, workers=1, progress=False).ran == 4

@@ -6,7 +6,8 @@ rows: a chunk's result depends on the chunk alone.
 
 A worker process that dies (killed, out of memory, a crash in compiled code) does not end the sweep: its chunk
 comes back as :class:`WorkerLost` and the executor replaces the worker; :mod:`kemps_sim.sweep.recovery` decides
-what to run again.
+what to run again. Local workers that all die before they start (a script without a main guard: each worker
+imports it and starts the sweep again) would die again, so that ends the sweep with the reason instead.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from kemps_sim.errors import ConfigError
+from kemps_sim.errors import ConfigError, KempsError
 
 #: Chunks kept in flight per worker: enough to keep every worker busy, few enough to keep memory flat.
 IN_FLIGHT_PER_WORKER = 2
@@ -45,6 +46,16 @@ LOCAL_CLUSTER_CONFIG = {"distributed.worker.profile.enabled": False,
                         "distributed.admin.tick.interval": "200ms"}
 #: How often a Dask executor asks the scheduler how many worker threads it has (seconds).
 RECOUNT_SECONDS = 2.0
+
+
+#: Why local workers that all die before they start usually do: each imports the script that started the sweep.
+NEVER_STARTED = ("local worker processes: every one ended before it could start; a worker process imports the script "
+                 "that started the sweep, so a script that calls run_sweep must do so under "
+                 "'if __name__ == \"__main__\":' (or run it with workers=1)")
+
+
+class WorkersNeverStarted(KempsError, RuntimeError):
+    """No local worker process got as far as starting (see :data:`NEVER_STARTED`)."""
 
 
 def available_cores() -> int:
@@ -104,11 +115,13 @@ class ProcessExecutor(Executor):
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self.description = f"{workers} local worker process{'es' if workers > 1 else ''}"
+        self._context = multiprocessing.get_context("spawn")
+        self._started = self._context.Value("i", 0)  # workers that got as far as their start-up, in every pool
         self._pool = self._start()
 
     def _start(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"),
-                                   initializer=_start_worker, initargs=(os.getpid(),))
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=self._context,
+                                   initializer=_start_worker, initargs=(os.getpid(), self._started))
 
     def imap_unordered(self, fn: Callable[[Any], Any], items: Iterable[Any]) -> Iterator[tuple[Any, Any]]:
         """As :meth:`Executor.imap_unordered`; when a worker dies the pool fails every item in flight (it cannot
@@ -137,10 +150,13 @@ class ProcessExecutor(Executor):
                 yield item, result
 
     def _lost(self, pending: dict[Future, Any], item: Any) -> Iterator[tuple[Any, WorkerLost]]:
-        """A worker died: every item in flight is lost; the broken pool is replaced by a fresh one."""
+        """A worker died: every item in flight is lost; the broken pool is replaced by a fresh one. If no worker
+        ever got as far as starting, none ever will: the error says why that usually happens."""
         lost = [item, *pending.values()]
         pending.clear()
         self._pool.shutdown(wait=False, cancel_futures=True)
+        if self._started.value == 0:
+            raise WorkersNeverStarted(NEVER_STARTED)
         self._pool = self._start()
         reason = "its worker process died (killed, out of memory, or a crash outside Python)"
         for each in lost:
@@ -247,14 +263,17 @@ def check_executor_args(workers: int | None, scheduler: str | None) -> None:
         raise ConfigError(f"--scheduler {scheduler!r}: give tcp://HOST:PORT of a dask scheduler, or local")
 
 
-def _start_worker(parent: int) -> None:
-    """Workers leave Ctrl-C to the parent (which stops handing out work and keeps what has finished), and end
-    themselves if the parent dies (killed outright), rather than linger holding memory.
+def _start_worker(parent: int, started: Any) -> None:
+    """Workers count themselves started (in ``started``, shared with the parent), leave Ctrl-C to the parent
+    (which stops handing out work and keeps what has finished), and end themselves if the parent dies (killed
+    outright), rather than linger holding memory.
 
     They also end without tearing their interpreter down (see :func:`_exit_at_once`): a worker exits only once the
     pool has every result, and the parent's ``close`` waited 0.3-0.4 s here for the workers to free pandas,
     pyarrow and the engine module by module (0.02 s without).
     """
+    with started.get_lock():
+        started.value += 1
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True, name="parent-watch").start()
     atexit.register(_exit_at_once)
