@@ -24,15 +24,18 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from scipy import special
 
 from kemps_sim.errors import ConfigError
 from kemps_sim.metagame import (
     alpha_rank,
     alpha_sweep,
     antisymmetric_part,
+    bootstrap,
     fixation_probability,
     hodge_decomposition,
     nash_averaging,
+    payoff_table,
     replicator,
     replicator_rest_point,
     response_graph,
@@ -256,6 +259,70 @@ def test_population_selection_matches_its_closed_form_when_fixation_probabilitie
     expected = np.exp(weights - weights.max()) / np.exp(weights - weights.max()).sum()
     masses = alpha_rank(matrix, alpha=alpha, population=m, selection="population")
     np.testing.assert_allclose(masses, expected, rtol=1e-9, atol=1e-15)
+
+
+# A resample of the tournament of experiments/metagame.toml without Double Kemps (rounded to the deal): the last
+# strategy beats every other, and among the first, second and last the losing moves have ρ of 1e-149 and 1e-170 at
+# α = 100 beside winning ones of 0.25, so the unnormalised masses of a state reduction on the probabilities exceed
+# 1e308 and came out NaN, and with them every bootstrap interval of the α-Rank mass.
+SINK_RESAMPLE = np.array([[0.0, -0.035, 0.265, 0.19, -0.1],
+                          [0.035, 0.0, 0.29, 0.28, -0.04],
+                          [-0.265, -0.29, 0.0, 0.155, -0.335],
+                          [-0.19, -0.28, -0.155, 0.0, -0.28],
+                          [0.1, 0.04, 0.335, 0.28, 0.0]])
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("selection", ["local", "population"])
+@pytest.mark.parametrize("order", [[0, 1, 2, 3], [1, 3, 0, 2], [3, 2, 1, 0]])
+def test_alpha_rank_keeps_its_closed_form_when_the_masses_span_more_than_a_float(selection, order):
+    # The transitive closed form (π_i ∝ exp(2 α (m-1) s_i) locally, exp(α m s_i) under population selection) at the
+    # default α = 100, m = 50, with strengths a step apart that puts the log-masses 500 apart: the masses run from 1
+    # through 7e-218 to below the smallest float, while a losing move one step down (ρ ≈ e^{-500}) is still a
+    # float. The smaller masses must come out to full relative accuracy, and none of them NaN.
+    alpha, m = 100.0, 50
+    scale = 2 * alpha * (m - 1) if selection == "local" else alpha * m
+    strengths = np.arange(4)[order] * 500 / scale
+    matrix = strengths[:, None] - strengths[None, :]
+    weights = scale * strengths
+    expected = np.exp(weights - special.logsumexp(weights))
+    assert 1e-300 < np.sort(expected)[-2] < 1e-200  # the check reaches far below what the old overflow allowed
+    masses = alpha_rank(matrix, alpha=alpha, population=m, selection=selection)
+    np.testing.assert_allclose(masses, expected, rtol=1e-9, atol=0)
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_at_a_large_alpha_the_mass_is_on_the_sink_of_the_response_graph():
+    # no two strategies tie, so the finite-α masses tend to the infinite-α limit: all on the strategy that beats
+    # every other; by α = 100 the others hold less than e^{-300}
+    limit = alpha_rank(SINK_RESAMPLE, alpha=math.inf)
+    assert limit.tolist() == [0.0, 0.0, 0.0, 0.0, 1.0]
+    for alpha in (30.0, 100.0, 1e4):
+        np.testing.assert_allclose(alpha_rank(SINK_RESAMPLE, alpha=alpha), limit, rtol=0, atol=1e-12)
+    sweep = alpha_sweep(SINK_RESAMPLE, [0.001, 0.1, 1.0, 10.0, 100.0])
+    assert np.all(np.isfinite(sweep.to_numpy())) and np.allclose(sweep.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_bootstrap_intervals_of_the_alpha_rank_masses_are_finite_and_hold_the_estimate():
+    # 40 deals in both seatings of each pairing of three strategies 0.04 apart in win probability (seeded); at the
+    # default α some resamples span more than a float's range, which made every percentile interval NaN
+    strengths = np.array([0.0, 0.04, 0.08])
+    rng = np.random.default_rng(0)
+    rows = []
+    for i, j in ((0, 1), (0, 2), (1, 2)):
+        luck = rng.random(40)  # one number per deal: i wins a seating when it falls below i's chance
+        won = (luck < 0.5 + strengths[i] - strengths[j]).astype(float)
+        rows += [(f"s{i}", f"s{j}", w, d) for d, w in enumerate(won)]
+        rows += [(f"s{j}", f"s{i}", 1.0 - w, d) for d, w in enumerate(won)]
+    table = payoff_table(pd.DataFrame(rows, columns=["first", "second", "score", "seed"]))
+    np.testing.assert_allclose(table.matrix[2], [0.05, 0.2, 0.0])  # strategy 2 beats both: the sink
+    result = bootstrap(table, alpha_rank, resamples=200, seed=1)
+    np.testing.assert_allclose(result.estimate, alpha_rank(table.matrix, alpha=math.inf), rtol=0, atol=1e-12)
+    assert np.all(np.isfinite(result.values)) and np.all(np.isfinite(result.low)) and np.all(np.isfinite(result.high))
+    np.testing.assert_allclose(result.values.sum(axis=1), 1.0, rtol=0, atol=1e-12)
+    assert np.all((result.low <= result.estimate) & (result.estimate <= result.high))
+    assert result.low[2] < 1.0 == result.high[2]  # some resamples lose the sink: the interval is not a point
 
 
 def test_alpha_sweep_is_one_row_per_alpha_labelled_by_the_strategies():

@@ -18,9 +18,10 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from kemps_sim import __version__
+from kemps_sim.cli.script_args import OneLineParser
 from kemps_sim.errors import KempsError
 
 USAGE_ERROR = 2
@@ -76,9 +77,12 @@ class LazyCommands(argparse._SubParsersAction):
         super().__call__(parser, namespace, values, option_string)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser with every sub-command listed; a command's own arguments are added when it is named."""
-    parser = argparse.ArgumentParser(
+def build_parser() -> OneLineParser:
+    """The argument parser with every sub-command listed; a command's own arguments are added when it is named.
+
+    It and every command's parser are a :class:`~kemps_sim.cli.script_args.OneLineParser`: a bad option value or a
+    value not among an option's choices is one line naming the option, the value and what is allowed, exit 2."""
+    parser = OneLineParser(
         prog="kemps-sim", description="Simulate the real-time card game Kemps and study its strategies.")
     parser.add_argument("--version", action="version", version=f"kemps-sim {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, action=LazyCommands)
@@ -90,7 +94,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extras = parser.parse_known_args(argv)
+    if extras:
+        refuse_extras(parser, args.command, extras, list(sys.argv[1:] if argv is None else argv))
     try:
         return int(args.run(args) or 0)
     except KempsError as exc:
@@ -104,6 +110,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"kemps-sim {args.command}: interrupted (Ctrl-C); nothing more was done", file=sys.stderr)
         return INTERRUPTED
+
+
+def refuse_extras(parser: OneLineParser, command: str, extras: list[str], argv: list[str]) -> NoReturn:
+    """Refuse arguments nothing took in one line (exit 2): under the command's name when they follow it
+    (``kemps-sim agents watcher collector``: the command's parser took the rest), else under kemps-sim's own."""
+    at = argv.index(command) if command in argv else len(argv)
+    chosen: argparse.ArgumentParser = parser
+    if not any(word in extras for word in argv[:at]):
+        commands = next(action for action in parser._actions if isinstance(action, LazyCommands))
+        chosen = commands.parser_for(command)
+    (chosen if isinstance(chosen, OneLineParser) else parser).unrecognized(extras)
 
 
 def one_problem_text(message: str) -> str:

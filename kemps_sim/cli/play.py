@@ -20,6 +20,11 @@ from kemps_sim.profile_file import load_profile_file
 from kemps_sim.profiles import PlayerProfile
 from kemps_sim.replay.target import html_seat, html_target
 
+#: The card of ``--help``'s example of a card field and its names in ``--json``.
+EXAMPLE_CARD = 26
+#: That example as ``--json`` prints it, the name written by :func:`~kemps_sim.cards.card_name` (26: 8♥).
+JSON_EXAMPLE = f'"gave": [{EXAMPLE_CARD}], "gave_names": {json.dumps([card_name(EXAMPLE_CARD)], ensure_ascii=False)}'
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``play`` sub-command."""
@@ -66,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="print the match as one JSON object: rules, agents, standings and every round's "
                              "events; each round carries \"round\" numbered from 1 as in the play-by-play, and "
                              "every field of card ids (0-51, a second deck 52-103) has a *_names field beside it "
-                             "with the cards written out (\"gave\": [26], \"gave_names\": [\"8♦\"]); "
+                             f"with the cards written out ({JSON_EXAMPLE}); "
                              "\"winners\" lists pairs, \"ranking\" gives each pair's rank (1 best), by pair")
     output.add_argument("--quiet", action="store_true", help="print only the final standings")
     p.set_defaults(run=run)

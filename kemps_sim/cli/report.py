@@ -5,12 +5,14 @@ is worked out by :mod:`kemps_sim.report`; this module parses the options and pri
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+import textwrap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kemps_sim.errors import ConfigError
-from kemps_sim.games import game
+from kemps_sim.games import DEFAULT_GAME, game
 from kemps_sim.metrics import names as metric_names
 from kemps_sim.metrics import scored_only_under
 from kemps_sim.report import (
@@ -30,6 +32,10 @@ from kemps_sim.report import (
 from kemps_sim.report.folder import skipped_text
 from kemps_sim.results import COMPARE_METRICS
 from kemps_sim.suggest import did_you_mean
+
+#: How wide a printed line may be: a terminal of 100 columns, as the summary's blocks
+#: (:data:`kemps_sim.stats.summary.WIDTH`, not imported here: it loads pandas, which --help should not).
+WIDTH = 100
 
 if TYPE_CHECKING:  # pandas and the store load when a folder is read, not for --help
     from collections.abc import Mapping
@@ -84,9 +90,7 @@ def run(args: argparse.Namespace) -> int:
     """
     if not 0.0 < args.confidence < 1.0:
         raise ConfigError(f"--confidence {args.confidence!r}: must be strictly between 0 and 1, such as 0.95")
-    if args.metric not in COMPARE_METRICS:
-        raise ConfigError(f"--metric {args.metric}: unknown metric{did_you_mean(args.metric, COMPARE_METRICS)}; "
-                          f"allowed: {', '.join(COMPARE_METRICS)}")
+    check_metric(args.metric, args.folder)
     if args.export_to is not None and args.export is None:
         raise ConfigError(f"--export-to {args.export_to}: says where --export writes; give --export csv too")
     whole = bool(args.compare or args.sensitivity or args.plots)  # these need the rows; the summary alone does not
@@ -135,6 +139,36 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_metric(metric: str, folder: str | Path) -> None:
+    """A ``--metric`` no game compares on is a one-line error listing the metrics of the folder's game (read from its
+    manifest; Kemps' when the folder has none to read), before anything is loaded. A metric of another game is
+    refused later, with ``--compare``."""
+    allowed = COMPARE_METRICS
+    played = folder_game(folder)
+    if played is not None:
+        try:
+            allowed = metric_names(played, "compare")
+        except ConfigError:  # a game no longer installed: its folder is refused when it is read
+            allowed = COMPARE_METRICS
+    if metric in allowed or metric in COMPARE_METRICS:
+        return
+    where = "" if played in (None, DEFAULT_GAME) or allowed is COMPARE_METRICS else f" in a {game(played).title} sweep"
+    raise ConfigError(f"--metric {metric}: unknown metric{did_you_mean(metric, allowed)}; allowed{where}: "
+                      f"{', '.join(allowed)}")
+
+
+def folder_game(folder: str | Path) -> str | None:
+    """The game a results folder's manifest names (Kemps if it names none), or None when there is no manifest to
+    read (loading the folder then says why)."""
+    from kemps_sim.sweep.store import MANIFEST
+
+    try:
+        manifest = json.loads((Path(folder) / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return game_of(manifest) if isinstance(manifest, dict) else None
+
+
 def print_summary(folder: str | Path, by: str | None = None, csv: str | None = None,
                   results: SweepResults | None = None, confidence: float = 0.95,
                   tables: Mapping[str, pd.DataFrame] | None = None, skip_damaged: bool = False,
@@ -144,7 +178,7 @@ def print_summary(folder: str | Path, by: str | None = None, csv: str | None = N
     folder's manifest; :func:`kemps_sim.report.answer_text`), and return the results the summary was made from."""
     summary = summarise(folder, by, csv, results, confidence, tables, skip_damaged)
     _warn_skipped(summary.skipped)
-    print(summary.text())
+    print(fitted(summary.text()))
     results = summary.results
     if question is None:
         try:
@@ -154,6 +188,13 @@ def print_summary(folder: str | Path, by: str | None = None, csv: str | None = N
     if question is not None:
         print_answer(folder, question, confidence, skip_damaged, results)
     return results
+
+
+def fitted(text: str, width: int = WIDTH) -> str:
+    """``text`` with every line longer than ``width`` columns wrapped at its spaces (a long path is not broken), so
+    that what report and sweep print fits the terminal the docs promise (the table's blocks already do)."""
+    return "\n".join(textwrap.fill(line, width, break_long_words=False, break_on_hyphens=False)
+                     if len(line) > width else line for line in text.splitlines())
 
 
 def print_answer(folder: str | Path, question: Any, confidence: float = 0.95, skip_damaged: bool = False,

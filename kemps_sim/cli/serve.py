@@ -11,6 +11,8 @@ from kemps_sim.games import DEFAULT_GAME, game, game_names
 from kemps_sim.games.commands import match_seed, parse_overrides
 from kemps_sim.lineup import split_lineup
 
+#: ``--on-leave``'s value that pauses the table until the person is back.
+PAUSE = "pause"
 #: The largest message a page may send, in bytes (an action is well under 200).
 MAX_MESSAGE = 16_384
 
@@ -69,6 +71,33 @@ def humans_of(text: str, players: int) -> list[int]:
     return seats
 
 
+def check_on_leave(option: str, game_name: str) -> None:
+    """``--on-leave``: pause, or one agent of the game, else a one-line error naming the option (the table would
+    report a bad agent as a lineup's)."""
+    if option == PAUSE:
+        return
+    from kemps_sim.lineup import resolve_lineup
+    from kemps_sim.suggest import closest
+
+    how = f"give {PAUSE} or one agent"
+    try:
+        entries = split_lineup(option)
+        if len(entries) != 1:
+            raise ConfigError(f"{len(entries)} agents; {how}")
+        resolve_lineup(option, 1, game=game_name)
+    except ConfigError as exc:
+        problem = " ".join(str(exc).split())
+        named, colon, rest = problem.partition(": ")
+        if colon and named.startswith("lineup "):  # "lineup agent 'collectr': unknown agent ..."
+            problem = rest
+        if problem.startswith("unknown agent"):
+            head, _, allowed = problem.partition("; ")
+            if "(did you mean" not in head and closest(option, [PAUSE]):
+                head += f" (did you mean {PAUSE}?)"
+            problem = f"{head}; {how}" + (f"; {allowed}" if allowed else "")
+        raise ConfigError(f"--on-leave {option}: {problem}") from None
+
+
 def intro_of(option: str | None) -> str:
     """The intro's HTML: the built-in instructions, a study's own file, or none."""
     if option == "none":
@@ -111,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError(f"--lineup has {len(entries)} entries for {players} players: give 1 (for every "
                           "agent's seat) or one per seat (a person's seat's entry is ignored)")
     lineup = entries * players if len(entries) == 1 else entries
+    check_on_leave(args.on_leave, args.game)
     try:
         import uvicorn
 

@@ -134,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
                                           max_matches=args.max_matches, vary=vary)
         spec, teams = tournament.spec, tournament.teams
     else:
+        check_strategies(args.strategies, args.game or DEFAULT_GAME)
         spec = tournament_spec(list(args.strategies), 50 if args.matches is None else args.matches, args.rules,
                                parse_overrides(args.overrides), 0 if args.seed is None else args.seed,
                                args.output or "results/tournament", args.game or DEFAULT_GAME, profile,
@@ -157,6 +158,30 @@ def run(args: argparse.Namespace) -> int:
                  variants=variant_columns(pairs, getattr(results, "params", ())),
                  levels={axis.name: axis.levels for axis in spec.axes if axis.levels is not None})
     return 0
+
+
+def check_strategies(strategies: Sequence[str], game: str) -> None:
+    """Each STRATEGY argument an agent of ``game`` can be made from, checked before the sweep spec is built: a bad one
+    is one line naming the strategy as given and what is allowed (the spec would list the problem under its lineup
+    twice, in sections the user never wrote). A malformed argument (several agents, none) is left to the spec."""
+    from kemps_sim.lineup import make_factory, parse_entry, split_lineup  # deferred, as the sweep package below
+
+    for strategy in strategies:
+        try:
+            if len(split_lineup(strategy)) != 1:
+                continue
+            make_factory(*parse_entry(strategy, game), game)
+        except ConfigError as exc:
+            raise ConfigError(strategy_problem(strategy, str(exc))) from None
+
+
+def strategy_problem(strategy: str, problem: str) -> str:
+    """A lineup agent's problem told of the STRATEGY argument as given: ``strategy 'watchr': unknown agent ...``."""
+    problem = " ".join(problem.split())
+    named, colon, rest = problem.partition(": ")
+    if colon and named.startswith("lineup "):  # "lineup agent 'watchr': ...", "lineup entry 'x(': ..."
+        problem = rest
+    return f"strategy {strategy!r}: {problem}"
 
 
 def _check_adaptive(args: argparse.Namespace) -> None:

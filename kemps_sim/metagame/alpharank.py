@@ -35,9 +35,12 @@ joined in at least one direction), so its stationary distribution, the limit of 
 OpenSpiel's ``use_inf_alpha`` instead keeps a small ``ε`` on every losing move and gives ties ``1/2``; it agrees
 with this limit when ``ε → 0`` and no two strategies tie.
 
-The stationary distribution is computed by state reduction rather than as an eigenvector (see ``_stationary``):
-the same numbers where both are accurate, and still accurate where fixation probabilities span hundreds of orders
-of magnitude.
+The stationary distribution is computed by state reduction rather than as an eigenvector, and in log space (see
+``_stationary``): the same numbers where both are accurate, and still accurate where fixation probabilities span
+hundreds of orders of magnitude, or more than a float can hold. At the default α a losing mutant's ``ρ`` is often
+far below the smallest float (``e^{-980}`` for a payoff of 0.1), so the chain's transition probabilities are kept
+as logarithms from the start: a transition too rare to be a float is still a transition, and the masses of the
+strategies it leads to are still found.
 """
 
 from __future__ import annotations
@@ -69,7 +72,7 @@ def alpha_rank(M: Any, *, alpha: float = DEFAULT_ALPHA, population: int = DEFAUL
     drift, which gives equal masses), ``population`` the population size ``m``, ``selection`` the fitness model
     (see the module docstring). The masses are non-negative, sum to 1 and come in the order of ``M``'s rows.
     """
-    return _stationary(transition_matrix(M, alpha=alpha, population=population, selection=selection))
+    return _stationary(_log_transitions(M, alpha=alpha, population=population, selection=selection))
 
 
 def alpha_sweep(M: Any, alphas: Iterable[float], *, population: int = DEFAULT_POPULATION,
@@ -114,14 +117,7 @@ def transition_matrix(M: Any, *, alpha: float = DEFAULT_ALPHA, population: int =
     Rows sum to 1; the diagonal is the chance that no mutant fixes. Exposed so that figures can draw the chain
     and tests can check it entry by entry.
     """
-    matrix = as_payoff_matrix(M)
-    m = _check_population(population)
-    alpha = _check_alpha(alpha)
-    if selection not in SELECTION_MODELS:
-        raise ConfigError(f"selection = {selection!r}: must be one of {', '.join(SELECTION_MODELS)}")
-    if math.isinf(alpha) and selection != "local":
-        raise ConfigError(f"alpha = inf with selection = {selection!r}: the infinite-α limit is only given for "
-                          "local selection")
+    matrix, alpha, m = _check(M, alpha, population, selection)
     n = matrix.shape[0]
     chain = np.zeros((n, n))
     if n == 1:
@@ -136,6 +132,35 @@ def transition_matrix(M: Any, *, alpha: float = DEFAULT_ALPHA, population: int =
     return chain
 
 
+def _log_transitions(M: Any, *, alpha: float, population: int, selection: str) -> np.ndarray:
+    """The logarithms of :func:`transition_matrix`'s off-diagonal entries (``-inf`` on the diagonal, which the
+    stationary distribution does not need, and for a move that never happens): finite however small the
+    probability, where the probability itself would underflow to 0."""
+    matrix, alpha, m = _check(M, alpha, population, selection)
+    n = matrix.shape[0]
+    logs = np.full((n, n), -np.inf)
+    if n == 1:
+        return np.zeros((1, 1))
+    log_eta = -math.log(n - 1)
+    for s in range(n):
+        for r in range(n):
+            if r != s:
+                logs[s, r] = log_eta + _log_rho(matrix, r, s, alpha, m, selection)
+    return logs
+
+
+def _check(M: Any, alpha: float, population: int, selection: str) -> tuple[np.ndarray, float, int]:
+    matrix = as_payoff_matrix(M)
+    m = _check_population(population)
+    alpha = _check_alpha(alpha)
+    if selection not in SELECTION_MODELS:
+        raise ConfigError(f"selection = {selection!r}: must be one of {', '.join(SELECTION_MODELS)}")
+    if math.isinf(alpha) and selection != "local":
+        raise ConfigError(f"alpha = inf with selection = {selection!r}: the infinite-α limit is only given for "
+                          "local selection")
+    return matrix, alpha, m
+
+
 def _rho(matrix: np.ndarray, r: int, s: int, alpha: float, m: int, selection: str) -> float:
     """Fixation probability of one ``r`` mutant in a population of ``s`` players."""
     if selection == "local":
@@ -143,60 +168,97 @@ def _rho(matrix: np.ndarray, r: int, s: int, alpha: float, m: int, selection: st
         if math.isinf(alpha):
             return 1.0 if gap > 0 else 0.0 if gap < 0 else 1.0 / m
         return fixation_probability(alpha * gap, m)
+    return math.exp(_log_rho(matrix, r, s, alpha, m, selection))
+
+
+def _log_rho(matrix: np.ndarray, r: int, s: int, alpha: float, m: int, selection: str) -> float:
+    """``log ρ(r, s)``: finite at every finite α, however far ``ρ`` is below the smallest float."""
+    if selection == "local":
+        gap = matrix[r, s] - matrix[s, r]
+        if math.isinf(alpha):
+            return 0.0 if gap > 0 else -math.inf if gap < 0 else -math.log(m)
+        return _log_fixation_probability(alpha * gap, m)
     k = np.arange(1, m)
     f_r = ((k - 1) * matrix[r, r] + (m - k) * matrix[r, s]) / (m - 1)
     f_s = ((m - k - 1) * matrix[s, s] + k * matrix[s, r]) / (m - 1)
     gaps = f_r - f_s
     if alpha == 0.0 or not np.any(gaps):
-        return 1.0 / m
+        return -math.log(m)
     exponents = np.concatenate(([0.0], -alpha * np.cumsum(gaps)))
-    return float(np.exp(-special.logsumexp(exponents)))
+    return -float(special.logsumexp(exponents))
 
 
-def _stationary(chain: np.ndarray) -> np.ndarray:
-    """The unique stationary distribution ``π = π C``, non-negative and summing to 1.
+def _log_fixation_probability(u: float, m: int) -> float:
+    """``log`` of :func:`fixation_probability`: ``log(1 - e^{-u}) - log(1 - e^{-m u})``, and for ``u = -a < 0``
+    ``-(m-1) a + log(1 - e^{-a}) - log(1 - e^{-m a})``, which stays finite where ``ρ ≈ e^{-(m-1) a}`` underflows."""
+    if u == 0.0:
+        return -math.log(m)
+    if math.isinf(u):
+        return 0.0 if u > 0 else -math.inf
+    if u > 0.0:
+        return _log1mexp(u) - _log1mexp(m * u)
+    a = -u
+    return -(m - 1) * a + _log1mexp(a) - _log1mexp(m * a)
+
+
+def _log1mexp(x: float) -> float:
+    """``log(1 - e^{-x})`` for ``x > 0`` to full relative accuracy (Mächler 2012): ``expm1`` near 0, ``log1p`` far."""
+    return math.log(-math.expm1(-x)) if x <= math.log(2.0) else math.log1p(-math.exp(-x))
+
+
+def _stationary(logs: np.ndarray) -> np.ndarray:
+    """The unique stationary distribution ``π = π C`` of the chain whose off-diagonal transition probabilities have
+    the logarithms ``logs`` (``-inf`` for a move that never happens), non-negative and summing to 1.
 
     Strategies the chain leaves for good (outside its single closed class, found with
-    :func:`scipy.sparse.csgraph.connected_components`) get exactly 0. On the closed class the distribution comes
-    from Grassmann-Taksar-Heyman state reduction, a Gaussian elimination without subtractions that keeps every
-    mass to full relative accuracy. An eigenvector or null space of ``C.T - I`` (OpenSpiel uses
+    :func:`scipy.sparse.csgraph.connected_components`) get exactly 0; at a finite α every move has a positive
+    probability, so that happens only in the infinite-α limit. On the closed class the distribution comes from
+    Grassmann-Taksar-Heyman state reduction (``_state_reduction``), a Gaussian elimination without subtractions that
+    keeps every mass to full relative accuracy. An eigenvector or null space of ``C.T - I`` (OpenSpiel uses
     :func:`scipy.linalg.eig`) is only accurate to about the machine precision over the chain's spectral gap, which
     fails when fixation probabilities span many orders of magnitude: under population selection at α = 5, the
-    null space of a 4x4 chain with transition probabilities down to 1e-23 is off by 3e-6. A chain with two closed
-    classes (groups of strategies that never reach each other once fixation probabilities underflow) has no single
-    answer and raises ConfigError.
+    null space of a 4x4 chain with transition probabilities down to 1e-23 is off by 3e-6.
     """
-    n = chain.shape[0]
-    count, labels = csgraph.connected_components(chain > 0.0, directed=True, connection="strong")
+    n = logs.shape[0]
+    moves = np.isfinite(logs)
+    np.fill_diagonal(moves, False)
+    count, labels = csgraph.connected_components(moves, directed=True, connection="strong")
     leaves = np.zeros(count, dtype=bool)
-    for s, r in zip(*np.nonzero(chain > 0.0), strict=True):
+    for s, r in zip(*np.nonzero(moves), strict=True):
         leaves[labels[s]] |= labels[s] != labels[r]
     closed = np.flatnonzero(~leaves)
-    if len(closed) != 1:
-        raise ConfigError(f"the α-Rank chain has {len(closed)} closed classes at this alpha (fixation probabilities "
-                          "underflowed to 0), so no single stationary distribution: lower alpha or use local "
-                          "selection")
+    if len(closed) != 1:  # the limit chain has one (see the module docstring); an α so large that α·gap overflows
+        raise ConfigError(f"the α-Rank chain has {len(closed)} closed classes at this alpha (selection so strong "
+                          "that log fixation probabilities overflowed), so no single stationary distribution: "
+                          "lower alpha, or use alpha=math.inf with local selection")
     members = labels == closed[0]
     masses = np.zeros(n)
-    masses[members] = _state_reduction(chain[np.ix_(members, members)])
+    masses[members] = _state_reduction(logs[np.ix_(members, members)])
     return masses
 
 
-def _state_reduction(chain: np.ndarray) -> np.ndarray:
-    """Stationary distribution of an irreducible chain by Grassmann-Taksar-Heyman elimination, last state first."""
-    reduced = chain.astype(float).copy()
+def _state_reduction(logs: np.ndarray) -> np.ndarray:
+    """Stationary distribution of an irreducible chain by Grassmann-Taksar-Heyman elimination, last state first,
+    on the logarithms of its off-diagonal transition probabilities.
+
+    The elimination only adds, multiplies and divides non-negative numbers, so it carries over to logarithms
+    unchanged (sums by log-sum-exp) and none of its intermediate numbers can overflow or underflow: the masses of a
+    chain whose transition probabilities span more than a float's range (1e-170 and 1e-149 beside 0.25, at the
+    default α) would otherwise grow past 1e308 before the normalisation and come out NaN.
+    """
+    reduced = np.array(logs, dtype=float)
     n = reduced.shape[0]
     if n == 1:
         return np.ones(1)
+    np.fill_diagonal(reduced, -np.inf)  # the chance of staying put plays no part
     for k in range(n - 1, 0, -1):
-        leaving = reduced[k, :k].sum()  # positive: the chain is irreducible
-        reduced[:k, k] /= leaving
-        reduced[:k, :k] += np.outer(reduced[:k, k], reduced[k, :k])
-    masses = np.zeros(n)
-    masses[0] = 1.0
+        leaving = special.logsumexp(reduced[k, :k])  # finite: the chain is irreducible
+        reduced[:k, k] -= leaving
+        reduced[:k, :k] = np.logaddexp(reduced[:k, :k], reduced[:k, k, None] + reduced[None, k, :k])
+    log_masses = np.zeros(n)
     for k in range(1, n):
-        masses[k] = masses[:k] @ reduced[:k, k]
-    return masses / masses.sum()
+        log_masses[k] = special.logsumexp(log_masses[:k] + reduced[:k, k])
+    return np.exp(log_masses - special.logsumexp(log_masses))
 
 
 def _check_alpha(alpha: float) -> float:

@@ -78,8 +78,12 @@ def _matrix_text(analysis: MetagameAnalysis) -> str:
 
 
 def _strategies_text(strategies: pd.DataFrame) -> str:
+    def number(value: float, digits: int) -> str:  # a rounding error below zero is shown as 0, not -0
+        return f"{round(float(value), digits) + 0.0:.{digits}f}"
+
     def interval(row: pd.Series, name: str, digits: int = 2) -> str:
-        return f"{row[name]:.{digits}f} [{row[name + '_low']:.{digits}f}, {row[name + '_high']:.{digits}f}]"
+        return f"{number(row[name], digits)} [{number(row[name + '_low'], digits)}, " \
+               f"{number(row[name + '_high'], digits)}]"
 
     shown = pd.DataFrame({
         "Nash weight": [interval(row, "nash_weight") for _, row in strategies.iterrows()],
