@@ -145,6 +145,14 @@ def _bare_text_hint(args: str) -> str:
     return ""
 
 
+def entry_problem(message: str) -> str:
+    """A lineup entry's problem on one line, without the head that names it as a lineup's (``lineup agent 'x': ``),
+    for a command that names the value by its own option or argument."""
+    problem = " ".join(message.split())
+    named, colon, rest = problem.partition(": ")
+    return rest if colon and named.startswith("lineup ") else problem
+
+
 def entry_text(name: str, params: dict[str, Any]) -> str:
     """A lineup entry written back as text, ``watcher(threshold=0.9)``: the inverse of :func:`parse_entry`."""
     return name if not params else f"{name}({', '.join(f'{k}={v!r}' for k, v in params.items())})"

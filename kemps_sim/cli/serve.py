@@ -76,7 +76,7 @@ def check_on_leave(option: str, game_name: str) -> None:
     report a bad agent as a lineup's)."""
     if option == PAUSE:
         return
-    from kemps_sim.lineup import resolve_lineup
+    from kemps_sim.lineup import entry_problem, resolve_lineup
     from kemps_sim.suggest import closest
 
     how = f"give {PAUSE} or one agent"
@@ -86,10 +86,7 @@ def check_on_leave(option: str, game_name: str) -> None:
             raise ConfigError(f"{len(entries)} agents; {how}")
         resolve_lineup(option, 1, game=game_name)
     except ConfigError as exc:
-        problem = " ".join(str(exc).split())
-        named, colon, rest = problem.partition(": ")
-        if colon and named.startswith("lineup "):  # "lineup agent 'collectr': unknown agent ..."
-            problem = rest
+        problem = entry_problem(str(exc))
         if problem.startswith("unknown agent"):
             head, _, allowed = problem.partition("; ")
             if "(did you mean" not in head and closest(option, [PAUSE]):

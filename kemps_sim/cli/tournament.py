@@ -164,7 +164,7 @@ def check_strategies(strategies: Sequence[str], game: str) -> None:
     """Each STRATEGY argument an agent of ``game`` can be made from, checked before the sweep spec is built: a bad one
     is one line naming the strategy as given and what is allowed (the spec would list the problem under its lineup
     twice, in sections the user never wrote). A malformed argument (several agents, none) is left to the spec."""
-    from kemps_sim.lineup import make_factory, parse_entry, split_lineup  # deferred, as the sweep package below
+    from kemps_sim.lineup import entry_problem, make_factory, parse_entry, split_lineup  # deferred, as below
 
     for strategy in strategies:
         try:
@@ -172,16 +172,7 @@ def check_strategies(strategies: Sequence[str], game: str) -> None:
                 continue
             make_factory(*parse_entry(strategy, game), game)
         except ConfigError as exc:
-            raise ConfigError(strategy_problem(strategy, str(exc))) from None
-
-
-def strategy_problem(strategy: str, problem: str) -> str:
-    """A lineup agent's problem told of the STRATEGY argument as given: ``strategy 'watchr': unknown agent ...``."""
-    problem = " ".join(problem.split())
-    named, colon, rest = problem.partition(": ")
-    if colon and named.startswith("lineup "):  # "lineup agent 'watchr': ...", "lineup entry 'x(': ..."
-        problem = rest
-    return f"strategy {strategy!r}: {problem}"
+            raise ConfigError(f"strategy {strategy!r}: {entry_problem(str(exc))}") from None
 
 
 def _check_adaptive(args: argparse.Namespace) -> None:
