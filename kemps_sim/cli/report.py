@@ -5,7 +5,6 @@ is worked out by :mod:`kemps_sim.report`; this module parses the options and pri
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import textwrap
 from pathlib import Path
@@ -160,11 +159,11 @@ def check_metric(metric: str, folder: str | Path) -> None:
 def folder_game(folder: str | Path) -> str | None:
     """The game a results folder's manifest names (Kemps if it names none), or None when there is no manifest to
     read (loading the folder then says why)."""
-    from kemps_sim.sweep.store import MANIFEST
+    from kemps_sim.sweep.store import ResultStore
 
     try:
-        manifest = json.loads((Path(folder) / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        manifest = ResultStore(folder).manifest()
+    except (ConfigError, OSError):
         return None
     return game_of(manifest) if isinstance(manifest, dict) else None
 
